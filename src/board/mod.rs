@@ -1,0 +1,18 @@
+//! The board layer: squares, bitboards, pieces, moves, the compiled variant layout, the
+//! position with its hash, and FEN.
+
+pub mod bitboard;
+mod fen;
+pub mod layout;
+pub mod moves;
+pub mod piece;
+pub mod position;
+pub mod square;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use layout::Layout;
+pub use moves::{Move, MoveKind};
+pub use piece::{Color, Kind, Piece};
+pub use position::Position;
+pub use square::{Dims, Square};

@@ -1,0 +1,12 @@
+//! magus: a chess-variant engine for the magician variants and orthodox chess.
+//!
+//! Layers, each using only those below it (see DESIGN.md):
+//! `variant` (definitions) → `board` (position, FEN, hash) → `movegen` (attacks, legal moves,
+//! perft) → `game` (any board width) → `protocol` (UCI, notation) and the command line.
+
+pub mod board;
+pub mod diagram;
+pub mod game;
+pub mod movegen;
+pub mod protocol;
+pub mod variant;

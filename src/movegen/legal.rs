@@ -1,0 +1,84 @@
+//! The legality test: a move is legal when the mover's King is not attacked after the move
+//! and all its side effects. Most moves are settled by a cheap test (no check, not a pinned
+//! piece); the rest are played on a copy and tested.
+
+use crate::board::{Bitboard, Move, MoveKind, Position, Square};
+
+/// What the legality test needs to know once per position.
+#[derive(Clone, Copy)]
+pub struct LegalityContext<B> {
+    pub in_check: bool,
+    /// Our pieces that alone stand between our King and an enemy slider.
+    pub pinned: B,
+    pub king: Square,
+}
+
+impl<B: Bitboard> Position<B> {
+    pub fn legality_context(&self) -> LegalityContext<B> {
+        let us = self.side();
+        let king = self.king(us);
+        LegalityContext { in_check: self.is_attacked(king, !us), pinned: self.pinned(), king }
+    }
+
+    /// Our pieces pinned to our King by an enemy slider.
+    fn pinned(&self) -> B {
+        let layout = self.layout();
+        let us = self.side();
+        let them = !us;
+        let king = self.king(us);
+        let blockers = self.blockers();
+        let ours = self.color_bb(us);
+        let theirs = self.color_bb(them);
+        let mut pinned = B::EMPTY;
+        for group in &layout.attack_rays[them.index()] {
+            let first = layout.ray_attacks(group.ray, king, blockers) & ours;
+            if first.is_empty() {
+                continue;
+            }
+            let behind = layout.ray_attacks(group.ray, king, blockers & !first) & theirs;
+            if (behind & self.kinds_bb(group.kinds)).any() {
+                pinned |= first;
+            }
+        }
+        pinned
+    }
+
+    /// Whether a pseudo-legal move is legal.
+    #[inline]
+    pub fn is_legal(&self, m: Move, ctx: &LegalityContext<B>) -> bool {
+        let from = m.from();
+        match m.kind() {
+            MoveKind::Castle => return true,
+            MoveKind::Normal | MoveKind::Promotion | MoveKind::Transform | MoveKind::SwapIn => {
+                if from == ctx.king {
+                    if ctx.in_check || m.kind() != MoveKind::Normal || self.layout().special_attacks {
+                        return self.legal_after(m);
+                    }
+                    let blockers = self.blockers() & !B::from_square(from);
+                    return !self.is_attacked_through(m.to(), !self.side(), blockers);
+                }
+                if !ctx.in_check && !ctx.pinned.has(from) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        self.legal_after(m)
+    }
+
+    /// The slow, always-right test: play the move on a copy.
+    fn legal_after(&self, m: Move) -> bool {
+        let mut next = *self;
+        next.play(m);
+        let us = self.side();
+        !next.is_attacked(next.king(us), !us)
+    }
+
+    /// The legal moves.
+    pub fn legal_moves(&self) -> super::MoveList {
+        let mut pseudo = super::MoveList::new();
+        self.generate(&mut pseudo);
+        let ctx = self.legality_context();
+        pseudo.into_iter().filter(|&m| self.is_legal(m, &ctx)).collect()
+    }
+}

@@ -1,0 +1,4 @@
+//! How the engine talks: move notation, UCI.
+
+pub mod notation;
+pub mod uci;

@@ -1,0 +1,51 @@
+//! Moves on the wire: coordinates, then side effects after commas (DESIGN.md).
+//!
+//! | move | wire |
+//! |---|---|
+//! | ordinary, capture, e.p. | `e2e4` |
+//! | promotion | `e7e8q` |
+//! | castling | the King's move, `e1g1` |
+//! | swap-in | `c1c1m` |
+//! | pawn move + transformation elsewhere | `e5e6,d2d2t` |
+//! | spell | `d4e4` (carry), `d4e4x` (drop) |
+//! | move + drop | `e3e4,n@c5` |
+//!
+//! Ranks count from `first_rank`: 1 for UCI, 0 for XBoard on boards of ten ranks or more.
+
+use crate::board::{Bitboard, Move, MoveKind, Position};
+
+/// The wire form of a move of `pos`.
+pub fn to_wire<B: Bitboard>(pos: &Position<B>, m: Move, first_rank: u8) -> String {
+    let layout = pos.layout();
+    let dims = layout.dims;
+    let name = |sq| dims.name_from(sq, first_rank);
+    let letter = |kind| layout.variant.pieces[crate::board::Kind::index(kind)].letter.to_ascii_lowercase();
+    let base = format!("{}{}", name(m.from()), name(m.to()));
+    match m.kind() {
+        MoveKind::Normal | MoveKind::EnPassant | MoveKind::Castle | MoveKind::SpellCarry => base,
+        MoveKind::Promotion | MoveKind::SwapIn => format!("{base}{}", letter(m.piece())),
+        MoveKind::SpellDrop => format!("{base}x"),
+        MoveKind::Transform | MoveKind::EnPassantTransform => {
+            format!("{base},{}{}{}", name(m.aux()), name(m.aux()), letter(m.piece()))
+        }
+        MoveKind::Drop => format!("{base},{}@{}", letter(m.piece()), name(m.aux())),
+    }
+}
+
+/// Finds the legal move of `pos` written `text`. The error says whether the text is not a
+/// move at all or a move that is not legal here.
+pub fn parse_wire<B: Bitboard>(pos: &Position<B>, text: &str, first_rank: u8) -> Result<Move, String> {
+    let dims = pos.layout().dims;
+    let wanted = text.trim().to_ascii_lowercase();
+    let well_formed = dims
+        .parse_prefix_from(&wanted, first_rank)
+        .and_then(|(_, n)| dims.parse_prefix_from(&wanted[n..], first_rank))
+        .is_some();
+    if !well_formed {
+        return Err(format!("'{text}' is not a move in coordinate notation (like e2e4)"));
+    }
+    pos.legal_moves()
+        .into_iter()
+        .find(|&m| to_wire(pos, m, first_rank) == wanted)
+        .ok_or_else(|| format!("'{text}' is not a legal move in this position"))
+}

@@ -1,0 +1,7 @@
+//! The variant files built into the binary, so that the engine runs from any folder.
+
+/// (file name, contents) of every built-in variant, in the order they are listed to users.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("variants/chess.toml", include_str!("../../variants/chess.toml")),
+    ("variants/magi.toml", include_str!("../../variants/magi.toml")),
+];

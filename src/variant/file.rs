@@ -1,0 +1,342 @@
+//! The TOML definition file: its schema, and the checks that turn it into a [`Variant`].
+//!
+//! Every key is known (an unknown one is an error), and every value is checked: a message
+//! names the file, the key and what is wrong.
+
+use serde::Deserialize;
+
+use super::betza;
+use super::{
+    Castling, CastleSide, Coord, EnPassant, EndRules, Mechanics, MultiStep, PawnRules, PieceDef,
+    Role, Stalemate, Variant,
+};
+use crate::board::piece::MAX_KINDS;
+use crate::board::square::{MAX_FILES, MAX_SQUARES};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileDef {
+    name: String,
+    title: Option<String>,
+    files: u8,
+    ranks: u8,
+    start: String,
+    summary: Option<String>,
+    piece: Vec<PieceFile>,
+    pawns: Option<PawnsFile>,
+    castling: Option<CastlingFile>,
+    end: Option<EndFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PieceFile {
+    letter: String,
+    name: String,
+    betza: String,
+    value: i32,
+    role: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PawnsFile {
+    #[serde(default)]
+    multi_step: Vec<MultiStepFile>,
+    en_passant: Option<String>,
+    promotion_ranks: Option<Vec<u8>>,
+    promotion_pieces: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MultiStepFile {
+    ranks: Option<Vec<u8>>,
+    squares: Option<Vec<String>>,
+    steps: u8,
+    #[serde(default)]
+    unmoved_only: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CastlingFile {
+    king_file: String,
+    king_side: Option<CastleSideFile>,
+    queen_side: Option<CastleSideFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CastleSideFile {
+    king_to: String,
+    rook_from: String,
+    rook_to: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EndFile {
+    stalemate: Option<String>,
+    fifty_move_rule: Option<u16>,
+    repetitions: Option<u8>,
+    insufficient_material: Option<Vec<String>>,
+}
+
+/// Reads a definition. `source` names the file in messages.
+pub fn parse_variant(text: &str, source: &str) -> Result<Variant, String> {
+    let def: FileDef = toml::from_str(text).map_err(|e| describe_toml_error(text, source, &e))?;
+    validate(def, source).map_err(|e| format!("{source}: {e}"))
+}
+
+fn describe_toml_error(text: &str, source: &str, e: &toml::de::Error) -> String {
+    let message = e.message().trim().to_string();
+    match e.span() {
+        Some(span) => {
+            let line_number = text[..span.start.min(text.len())].matches('\n').count() + 1;
+            let line = text.lines().nth(line_number - 1).unwrap_or("").trim();
+            format!("{source}: line {line_number} (`{line}`): {message}")
+        }
+        None => format!("{source}: {message}"),
+    }
+}
+
+fn file_of(name: &str, files: u8, key: &str) -> Result<u8, String> {
+    let bytes = name.as_bytes();
+    if bytes.len() == 1 && bytes[0].is_ascii_lowercase() && bytes[0] - b'a' < files {
+        Ok(bytes[0] - b'a')
+    } else {
+        Err(format!("key '{key}': '{name}' is not a file of this board (a to {})", (b'a' + files - 1) as char))
+    }
+}
+
+fn coord_of(name: &str, files: u8, ranks: u8, key: &str) -> Result<Coord, String> {
+    let bad = || format!("key '{key}': '{name}' is not a square of this board");
+    let file = file_of(name.get(..1).ok_or_else(bad)?, files, key).map_err(|_| bad())?;
+    let rank: u8 = name[1..].parse().map_err(|_| bad())?;
+    if rank == 0 || rank > ranks {
+        return Err(bad());
+    }
+    Ok((file, rank - 1))
+}
+
+fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
+    let name = def.name.trim().to_string();
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        return Err(format!(
+            "key 'name': '{}' must be letters, digits, '-' or '_' (it is the variant's identifier)",
+            def.name
+        ));
+    }
+    let (files, ranks) = (def.files, def.ranks);
+    if !(2..=MAX_FILES).contains(&files) || ranks < 2 || ranks > MAX_FILES {
+        return Err(format!("keys 'files'/'ranks': {files}x{ranks} is not a board size from 2 to {MAX_FILES} per side"));
+    }
+    if files as usize * ranks as usize > MAX_SQUARES {
+        return Err(format!(
+            "keys 'files'/'ranks': {files}x{ranks} has {} squares, more than {MAX_SQUARES}",
+            files as usize * ranks as usize
+        ));
+    }
+
+    if def.piece.is_empty() {
+        return Err("key 'piece': no pieces defined".into());
+    }
+    if def.piece.len() > MAX_KINDS {
+        return Err(format!("key 'piece': {} pieces defined, at most {MAX_KINDS}", def.piece.len()));
+    }
+    let mut pieces: Vec<PieceDef> = Vec::new();
+    for (i, p) in def.piece.iter().enumerate() {
+        let key = format!("piece[{}]", i + 1);
+        let mut letters = p.letter.chars();
+        let letter = match (letters.next(), letters.next()) {
+            (Some(c), None) if c.is_ascii_uppercase() => c,
+            _ => {
+                return Err(format!(
+                    "key '{key}.letter': '{}' must be one upper-case letter",
+                    p.letter
+                ));
+            }
+        };
+        if pieces.iter().any(|q| q.letter == letter) {
+            return Err(format!("key '{key}.letter': '{letter}' is used by two pieces"));
+        }
+        let atoms = betza::parse(&p.betza)
+            .map_err(|e| format!("key '{key}.betza' ({}): '{}' {e}", p.name, p.betza))?;
+        let role = match p.role.as_deref() {
+            None | Some("ordinary") => Role::Ordinary,
+            Some("pawn") => Role::Pawn,
+            Some("king") => Role::King,
+            Some(other) => {
+                return Err(format!(
+                    "key '{key}.role': '{other}' is not a role (ordinary, pawn, king)"
+                ));
+            }
+        };
+        if !(-100_000..=100_000).contains(&p.value) {
+            return Err(format!("key '{key}.value': {} is out of range (±100000)", p.value));
+        }
+        pieces.push(PieceDef {
+            letter,
+            name: p.name.clone(),
+            betza: p.betza.clone(),
+            atoms,
+            value: p.value,
+            role,
+        });
+    }
+    for (role, word) in [(Role::King, "king"), (Role::Pawn, "pawn")] {
+        let count = pieces.iter().filter(|p| p.role == role).count();
+        if count > 1 {
+            return Err(format!("key 'piece': {count} pieces have role '{word}', at most one may"));
+        }
+    }
+    if !pieces.iter().any(|p| p.role == Role::King) {
+        return Err("key 'piece': no piece has role 'king'".into());
+    }
+
+    let pawns = match def.pawns {
+        None => PawnRules {
+            multi_step: vec![],
+            en_passant: EnPassant::None,
+            promotion_ranks: vec![],
+            promotion_pieces: vec![],
+        },
+        Some(p) => {
+            if !pieces.iter().any(|q| q.role == Role::Pawn) {
+                return Err("key 'pawns': there is no piece with role 'pawn'".into());
+            }
+            let mut multi_step = Vec::new();
+            for (i, m) in p.multi_step.iter().enumerate() {
+                let key = format!("pawns.multi_step[{}]", i + 1);
+                let mut squares = Vec::new();
+                for &r in m.ranks.iter().flatten() {
+                    if r == 0 || r > ranks {
+                        return Err(format!("key '{key}.ranks': {r} is not a rank of this board"));
+                    }
+                    squares.extend((0..files).map(|f| (f, r - 1)));
+                }
+                for s in m.squares.iter().flatten() {
+                    squares.push(coord_of(s, files, ranks, &format!("{key}.squares"))?);
+                }
+                if squares.is_empty() {
+                    return Err(format!("key '{key}': give 'ranks' or 'squares'"));
+                }
+                if m.steps < 2 || m.steps >= ranks {
+                    return Err(format!("key '{key}.steps': {} must be from 2 to {}", m.steps, ranks - 1));
+                }
+                multi_step.push(MultiStep { squares, steps: m.steps, unmoved_only: m.unmoved_only });
+            }
+            let en_passant = match p.en_passant.as_deref() {
+                None | Some("none") => EnPassant::None,
+                Some("passed-squares") => EnPassant::PassedSquares,
+                Some("from-third-rank") => EnPassant::FromThirdRank,
+                Some(other) => {
+                    return Err(format!(
+                        "key 'pawns.en_passant': '{other}' is not a rule (none, passed-squares, from-third-rank)"
+                    ));
+                }
+            };
+            let mut promotion_ranks = Vec::new();
+            for r in p.promotion_ranks.unwrap_or_default() {
+                if r == 0 || r > ranks {
+                    return Err(format!("key 'pawns.promotion_ranks': {r} is not a rank of this board"));
+                }
+                promotion_ranks.push(r - 1);
+            }
+            let mut promotion_pieces = Vec::new();
+            for c in p.promotion_pieces.unwrap_or_default().chars() {
+                let Some(k) = pieces.iter().position(|q| q.letter == c) else {
+                    return Err(format!("key 'pawns.promotion_pieces': '{c}' is not a piece letter of this variant"));
+                };
+                if pieces[k].role != Role::Ordinary {
+                    return Err(format!("key 'pawns.promotion_pieces': a pawn cannot promote to '{c}' ({})", pieces[k].name));
+                }
+                promotion_pieces.push(k as u8);
+            }
+            if promotion_ranks.is_empty() != promotion_pieces.is_empty() {
+                return Err("keys 'pawns.promotion_ranks'/'pawns.promotion_pieces': give both or neither".into());
+            }
+            PawnRules { multi_step, en_passant, promotion_ranks, promotion_pieces }
+        }
+    };
+
+    let castling = match def.castling {
+        None => None,
+        Some(c) => {
+            let king_file = file_of(&c.king_file, files, "castling.king_file")?;
+            let side = |s: &Option<CastleSideFile>, key: &str| -> Result<Option<CastleSide>, String> {
+                let Some(s) = s else { return Ok(None) };
+                let side = CastleSide {
+                    king_to: file_of(&s.king_to, files, &format!("{key}.king_to"))?,
+                    rook_from: file_of(&s.rook_from, files, &format!("{key}.rook_from"))?,
+                    rook_to: file_of(&s.rook_to, files, &format!("{key}.rook_to"))?,
+                };
+                if side.rook_from == king_file || side.king_to == side.rook_to {
+                    return Err(format!("key '{key}': the king and the rook would collide"));
+                }
+                Ok(Some(side))
+            };
+            let king_side = side(&c.king_side, "castling.king_side")?;
+            let queen_side = side(&c.queen_side, "castling.queen_side")?;
+            if king_side.is_none() && queen_side.is_none() {
+                return Err("key 'castling': give 'king_side' or 'queen_side'".into());
+            }
+            Some(Castling { king_file, king_side, queen_side })
+        }
+    };
+
+    let end = {
+        let e = def.end.unwrap_or(EndFile {
+            stalemate: None,
+            fifty_move_rule: None,
+            repetitions: None,
+            insufficient_material: None,
+        });
+        let stalemate = match e.stalemate.as_deref() {
+            None | Some("draw") => Stalemate::Draw,
+            Some("loss") => Stalemate::Loss,
+            Some("win") => Stalemate::Win,
+            Some(other) => {
+                return Err(format!("key 'end.stalemate': '{other}' is not an outcome (draw, loss, win)"));
+            }
+        };
+        let fifty = e.fifty_move_rule.unwrap_or(50);
+        if fifty > 1000 {
+            return Err(format!("key 'end.fifty_move_rule': {fifty} moves is too many (at most 1000; 0 turns it off)"));
+        }
+        let repetitions = e.repetitions.unwrap_or(3);
+        if repetitions == 1 || repetitions > 10 {
+            return Err(format!("key 'end.repetitions': {repetitions} must be 0 (off) or 2 to 10"));
+        }
+        let insufficient = e.insufficient_material.unwrap_or_default();
+        for m in &insufficient {
+            for c in m.chars() {
+                if !pieces.iter().any(|p| p.letter == c) {
+                    return Err(format!("key 'end.insufficient_material': '{m}' has '{c}', not a piece letter of this variant"));
+                }
+            }
+        }
+        EndRules {
+            stalemate,
+            fifty_move_plies: fifty * 2,
+            repetitions,
+            insufficient_material: insufficient,
+        }
+    };
+
+    Ok(Variant {
+        title: def.title.unwrap_or_else(|| name.clone()),
+        name,
+        source: source.to_string(),
+        files,
+        ranks,
+        start_fen: def.start.trim().to_string(),
+        summary: def.summary.unwrap_or_default().trim().to_string(),
+        pieces,
+        pawns,
+        castling,
+        end,
+        mechanics: Mechanics::default(),
+    })
+}

@@ -1,0 +1,143 @@
+//! Variants as data: the definition read from a TOML file, validated, independent of the
+//! bitboard width. `board::Layout` compiles a `Variant` into tables.
+
+pub mod betza;
+pub mod builtin;
+mod file;
+pub mod registry;
+
+pub use file::parse_variant;
+pub use registry::Registry;
+
+use betza::Atom;
+
+/// A coordinate on the board: (file, rank), both from 0, from White's side.
+pub type Coord = (u8, u8);
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Role {
+    /// Moves as its Betza says and nothing more.
+    Ordinary,
+    /// Moves as its Betza says, plus the variant's first-move steps, en passant and promotion.
+    Pawn,
+    /// Royal: must not be left attacked; castles.
+    King,
+}
+
+#[derive(Clone, Debug)]
+pub struct PieceDef {
+    /// Upper case; White's letter in FEN. Black's is the lower case.
+    pub letter: char,
+    pub name: String,
+    pub betza: String,
+    pub atoms: Vec<Atom>,
+    /// In centipawns.
+    pub value: i32,
+    pub role: Role,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EnPassant {
+    None,
+    /// The squares a pawn's multi-square move passed over can be taken on (orthodox).
+    PassedSquares,
+    /// Magi: after a pawn's first move, every square of its file from its owner's 3rd rank up
+    /// to the square behind it can be taken on, its origin included.
+    FromThirdRank,
+}
+
+/// First moves longer than one step.
+#[derive(Clone, Debug)]
+pub struct MultiStep {
+    /// White's squares; Black's are mirrored.
+    pub squares: Vec<Coord>,
+    /// The longest step, counting the ordinary one.
+    pub steps: u8,
+    /// Only a pawn that has never moved has the longer step (tracked per square); otherwise
+    /// any pawn standing on those squares has it.
+    pub unmoved_only: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct PawnRules {
+    pub multi_step: Vec<MultiStep>,
+    pub en_passant: EnPassant,
+    /// White's promotion ranks; Black's are mirrored.
+    pub promotion_ranks: Vec<u8>,
+    /// Indices into `Variant::pieces`.
+    pub promotion_pieces: Vec<u8>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CastleSide {
+    pub king_to: u8,
+    pub rook_from: u8,
+    pub rook_to: u8,
+}
+
+#[derive(Clone, Debug)]
+pub struct Castling {
+    pub king_file: u8,
+    /// The right written `K`/`k` in FEN.
+    pub king_side: Option<CastleSide>,
+    /// The right written `Q`/`q` in FEN.
+    pub queen_side: Option<CastleSide>,
+}
+
+/// What a stalemate means for the side that cannot move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Stalemate {
+    Draw,
+    Loss,
+    Win,
+}
+
+#[derive(Clone, Debug)]
+pub struct EndRules {
+    pub stalemate: Stalemate,
+    /// Plies without capture or pawn move that draw; 0 for never.
+    pub fifty_move_plies: u16,
+    /// How many times a position must occur to draw; 0 for never.
+    pub repetitions: u8,
+    /// Material (letters, King included) that cannot mate a bare King.
+    pub insufficient_material: Vec<String>,
+}
+
+/// The built-in mechanics a variant switches on. Each one lives in `src/rules/`.
+#[derive(Clone, Debug, Default)]
+pub struct Mechanics {}
+
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// The identifier used by `UCI_Variant`, XBoard and the command line.
+    pub name: String,
+    pub title: String,
+    /// Where the definition came from (a built-in file or a path).
+    pub source: String,
+    pub files: u8,
+    pub ranks: u8,
+    pub start_fen: String,
+    /// A short description for `magus rules`.
+    pub summary: String,
+    pub pieces: Vec<PieceDef>,
+    pub pawns: PawnRules,
+    pub castling: Option<Castling>,
+    pub end: EndRules,
+    pub mechanics: Mechanics,
+}
+
+impl Variant {
+    pub fn squares(&self) -> usize {
+        self.files as usize * self.ranks as usize
+    }
+    pub fn kind_of_letter(&self, letter: char) -> Option<u8> {
+        let upper = letter.to_ascii_uppercase();
+        self.pieces.iter().position(|p| p.letter == upper).map(|i| i as u8)
+    }
+    pub fn king(&self) -> u8 {
+        self.pieces.iter().position(|p| p.role == Role::King).unwrap() as u8
+    }
+    pub fn pawn(&self) -> Option<u8> {
+        self.pieces.iter().position(|p| p.role == Role::Pawn).map(|i| i as u8)
+    }
+}
