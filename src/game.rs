@@ -106,7 +106,9 @@ impl AnyPosition {
 pub fn check_variant(variant: &Variant) -> Result<(), String> {
     // The checked copy is leaked like every accepted variant; a refused one is small.
     let leaked: &'static Variant = Box::leak(Box::new(variant.clone()));
-    AnyPosition::from_fen(leaked, None).map(|_| ()).map_err(|e| format!("key 'start': {e}"))
+    AnyPosition::from_fen(leaked, None)
+        .map(|_| ())
+        .map_err(|e| format!("key 'start': {e}"))
 }
 
 /// A game: the start position, the moves played since and the positions' hashes.
@@ -120,7 +122,12 @@ pub struct Game {
 
 impl Game {
     pub fn new(start: AnyPosition) -> Game {
-        Game { start, position: start, moves: Vec::new(), hashes: vec![start.hash()] }
+        Game {
+            start,
+            position: start,
+            moves: Vec::new(),
+            hashes: vec![start.hash()],
+        }
     }
 
     /// A game from a FEN and a list of wire moves; on error, nothing is built and the message

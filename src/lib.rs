@@ -9,4 +9,5 @@ pub mod diagram;
 pub mod game;
 pub mod movegen;
 pub mod protocol;
+pub mod rules;
 pub mod variant;

@@ -13,7 +13,11 @@ use magus::protocol::uci::UciSession;
 use magus::variant::Registry;
 
 #[derive(Parser)]
-#[command(name = "magus", version, about = "A chess-variant engine for the magician variants and orthodox chess")]
+#[command(
+    name = "magus",
+    version,
+    about = "A chess-variant engine for the magician variants and orthodox chess"
+)]
 struct Cli {
     /// A folder of extra variant definition files (*.toml) to load.
     #[arg(long, global = true, value_name = "DIR")]
@@ -61,10 +65,18 @@ fn main() -> ExitCode {
             run_uci(registry);
             Ok(())
         }
-        Command::Perft { variant, depth, fen, divide } => perft(&registry, &variant, depth, fen.as_deref(), divide),
+        Command::Perft {
+            variant,
+            depth,
+            fen,
+            divide,
+        } => perft(&registry, &variant, depth, fen.as_deref(), divide),
         Command::Variants => {
             for v in registry.all() {
-                println!("{:<20} {:>2}x{:<2}  {:<28} {}", v.name, v.files, v.ranks, v.title, v.source);
+                println!(
+                    "{:<20} {:>2}x{:<2}  {:<28} {}",
+                    v.name, v.files, v.ranks, v.title, v.source
+                );
             }
             Ok(())
         }
@@ -78,13 +90,25 @@ fn main() -> ExitCode {
     }
 }
 
-fn find_variant(registry: &Registry, name: &str) -> Result<&'static magus::variant::Variant, String> {
+fn find_variant(
+    registry: &Registry,
+    name: &str,
+) -> Result<&'static magus::variant::Variant, String> {
     registry.get(name).ok_or_else(|| {
-        format!("--variant: unknown variant '{name}' (known: {})", registry.names().join(", "))
+        format!(
+            "--variant: unknown variant '{name}' (known: {})",
+            registry.names().join(", ")
+        )
     })
 }
 
-fn perft(registry: &Registry, variant: &str, depth: u32, fen: Option<&str>, divide: bool) -> Result<(), String> {
+fn perft(
+    registry: &Registry,
+    variant: &str,
+    depth: u32,
+    fen: Option<&str>,
+    divide: bool,
+) -> Result<(), String> {
     let variant = find_variant(registry, variant)?;
     if !(1..=20).contains(&depth) {
         return Err(format!("--depth: {depth} is not from 1 to 20"));
@@ -107,7 +131,10 @@ fn perft(registry: &Registry, variant: &str, depth: u32, fen: Option<&str>, divi
     if std::io::stdout().is_terminal() || std::env::var_os("MAGUS_TIMING").is_some() {
         let ms = elapsed.as_secs_f64() * 1000.0;
         println!("Time (ms): {ms:.0}");
-        println!("Nodes/second: {:.0}", nodes as f64 / elapsed.as_secs_f64().max(1e-9));
+        println!(
+            "Nodes/second: {:.0}",
+            nodes as f64 / elapsed.as_secs_f64().max(1e-9)
+        );
     }
     Ok(())
 }

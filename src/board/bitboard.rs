@@ -121,7 +121,11 @@ macro_rules! impl_bitboard {
                 self & self.wrapping_sub(1)
             }
             fn first_n(n: usize) -> Self {
-                if n >= Self::CAPACITY { !0 } else { (1 << n) - 1 }
+                if n >= Self::CAPACITY {
+                    !0
+                } else {
+                    (1 << n) - 1
+                }
             }
         }
     };

@@ -22,7 +22,9 @@ impl<B: Bitboard> Position<B> {
     pub fn from_fen(layout: &'static Layout<B>, fen: &str) -> Result<Self, String> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() < 2 {
-            return Err(format!("FEN '{fen}': needs at least the board and the side to move"));
+            return Err(format!(
+                "FEN '{fen}': needs at least the board and the side to move"
+            ));
         }
         let mut pos = Position::empty(layout);
         parse_board(&mut pos, fields[0])?;
@@ -46,7 +48,9 @@ impl<B: Bitboard> Position<B> {
         for (i, name) in ["halfmove clock", "fullmove number"].iter().enumerate() {
             match fields.get(rest_start + i) {
                 Some(text) if text.bytes().all(|b| b.is_ascii_digit()) => {
-                    clocks[i] = text.parse().map_err(|_| format!("FEN {name} '{text}': too large"))?;
+                    clocks[i] = text
+                        .parse()
+                        .map_err(|_| format!("FEN {name} '{text}': too large"))?;
                     numbers_read += 1;
                 }
                 _ => break,
@@ -61,7 +65,12 @@ impl<B: Bitboard> Position<B> {
         for token in &fields[rest_start + numbers_read..] {
             match token.split_once('=') {
                 Some(("unmoved", value)) => unmoved = parse_unmoved(&pos, value)?,
-                _ => return Err(format!("FEN field '{token}': not understood (expected the halfmove clock, the fullmove number or key=value state)")),
+                Some((key, value)) if crate::rules::parse_fen_state(&mut pos, key, value)? => {}
+                _ => {
+                    return Err(format!(
+                        "FEN field '{token}': not understood (expected the halfmove clock, the fullmove number or key=value state)"
+                    ));
+                }
             }
         }
         pos.set_unmoved(unmoved);
@@ -81,7 +90,8 @@ impl<B: Bitboard> Position<B> {
                 let c = if self.holes().has(sq) {
                     Some('*')
                 } else {
-                    self.piece_at(sq).map(|p| layout.piece_letter(p.kind(), p.color()))
+                    self.piece_at(sq)
+                        .map(|p| layout.piece_letter(p.kind(), p.color()))
                 };
                 match c {
                     None => empty += 1,
@@ -101,8 +111,15 @@ impl<B: Bitboard> Position<B> {
                 out.push('/');
             }
         }
+        if let Some(reserve) = crate::rules::format_reserve(self) {
+            out += &format!("[{reserve}]");
+        }
         out.push(' ');
-        out.push(if self.side() == Color::White { 'w' } else { 'b' });
+        out.push(if self.side() == Color::White {
+            'w'
+        } else {
+            'b'
+        });
         out.push(' ');
         let rights = self.castling_rights();
         if rights == 0 {
@@ -125,7 +142,16 @@ impl<B: Bitboard> Position<B> {
         if self.unmoved() != default_unmoved(self) {
             let names: Vec<String> = self.unmoved().squares().map(|s| dims.name(s)).collect();
             out += " unmoved=";
-            out += if names.is_empty() { "-".to_string() } else { names.join(",") }.as_str();
+            out += if names.is_empty() {
+                "-".to_string()
+            } else {
+                names.join(",")
+            }
+            .as_str();
+        }
+        for token in crate::rules::format_fen_state(self) {
+            out.push(' ');
+            out += &token;
         }
         out
     }
@@ -136,7 +162,10 @@ impl<B: Bitboard> Position<B> {
         for color in Color::BOTH {
             let kings = self.pieces(color, layout.king).count();
             if kings != 1 {
-                return Err(format!("FEN: {} has {kings} kings, needs exactly one", color.name()));
+                return Err(format!(
+                    "FEN: {} has {kings} kings, needs exactly one",
+                    color.name()
+                ));
             }
             if let Some(pawn) = layout.pawn {
                 let misplaced = self.pieces(color, pawn) & layout.promotion_zone[color.index()];
@@ -149,6 +178,7 @@ impl<B: Bitboard> Position<B> {
                 }
             }
         }
+        crate::rules::check_sound(self)?;
         if self.is_attacked(self.king(!self.side()), self.side()) {
             return Err(format!(
                 "FEN: {} is to move and can capture the {} King",
@@ -168,9 +198,6 @@ fn parse_board<B: Bitboard>(pos: &mut Position<B>, board: &str) -> Result<(), St
         Some(i) => (&board[..i], Some(&board[i..])),
         None => (board, None),
     };
-    if let Some(reserve) = reserve {
-        return Err(format!("FEN reserve '{reserve}': {} has no pieces in reserve", variant.name));
-    }
     let rows: Vec<&str> = placement.split('/').collect();
     if rows.len() != dims.ranks as usize {
         return Err(format!(
@@ -199,24 +226,43 @@ fn parse_board<B: Bitboard>(pos: &mut Position<B>, board: &str) -> Result<(), St
                 }
                 file = file.saturating_add(run);
                 if file > dims.files as u32 {
-                    return Err(format!("FEN board rank {rank_name}: more than {} files", dims.files));
+                    return Err(format!(
+                        "FEN board rank {rank_name}: more than {} files",
+                        dims.files
+                    ));
                 }
                 continue;
             }
             if file >= dims.files as u32 {
-                return Err(format!("FEN board rank {rank_name}: more than {} files", dims.files));
+                return Err(format!(
+                    "FEN board rank {rank_name}: more than {} files",
+                    dims.files
+                ));
             }
             let sq = dims.square(file as u8, rank);
             if c == '*' {
                 if !layout.allows_holes {
-                    return Err(format!("FEN board rank {rank_name}: '*' (a hole) is not part of {}", variant.name));
+                    return Err(format!(
+                        "FEN board rank {rank_name}: '*' (a hole) is not part of {}",
+                        variant.name
+                    ));
                 }
                 pos.toggle_hole(sq);
             } else {
-                let Some(kind) = variant.kind_of_letter(c).filter(|_| c.is_ascii_alphabetic()) else {
-                    return Err(format!("FEN board rank {rank_name}: '{c}' is not a piece of {}", variant.name));
+                let Some(kind) = variant
+                    .kind_of_letter(c)
+                    .filter(|_| c.is_ascii_alphabetic())
+                else {
+                    return Err(format!(
+                        "FEN board rank {rank_name}: '{c}' is not a piece of {}",
+                        variant.name
+                    ));
                 };
-                let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+                let color = if c.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                };
                 pos.put(sq, Piece::new(color, Kind(kind)));
             }
             file += 1;
@@ -228,6 +274,16 @@ fn parse_board<B: Bitboard>(pos: &mut Position<B>, board: &str) -> Result<(), St
                 variant.name, dims.files
             ));
         }
+    }
+    // The reserve is read once the board is known: it may depend on what stands there.
+    if let Some(reserve) = reserve {
+        let inner = reserve.strip_prefix('[').and_then(|r| r.strip_suffix(']'));
+        let Some(inner) = inner else {
+            return Err(format!(
+                "FEN reserve '{reserve}': expected '[...]' right after the board"
+            ));
+        };
+        crate::rules::parse_reserve(pos, inner)?;
     }
     Ok(())
 }
@@ -244,17 +300,29 @@ fn parse_castling<B: Bitboard>(pos: &mut Position<B>, text: &str) -> Result<(), 
             'Q' => (Color::White, 1),
             'k' => (Color::Black, 0),
             'q' => (Color::Black, 1),
-            _ => return Err(format!("FEN castling '{text}': '{c}' is not one of K Q k q")),
+            _ => {
+                return Err(format!(
+                    "FEN castling '{text}': '{c}' is not one of K Q k q"
+                ));
+            }
         };
         let bit = 1u8 << (color.index() * 2 + side);
         if rights & bit != 0 {
             return Err(format!("FEN castling '{text}': '{c}' given twice"));
         }
-        let Some(rule) = layout.castles[color.index()].iter().find(|r| r.right == bit) else {
-            return Err(format!("FEN castling '{text}': {} has no castling '{c}'", layout.variant.name));
+        let Some(rule) = layout.castles[color.index()]
+            .iter()
+            .find(|r| r.right == bit)
+        else {
+            return Err(format!(
+                "FEN castling '{text}': {} has no castling '{c}'",
+                layout.variant.name
+            ));
         };
         let king = Piece::new(color, layout.king);
-        let rook_ok = pos.piece_at(rule.rook_from).is_some_and(|p| p.color() == color && p.kind() != layout.king);
+        let rook_ok = pos
+            .piece_at(rule.rook_from)
+            .is_some_and(|p| p.color() == color && p.kind() != layout.king);
         if pos.piece_at(rule.king_from) != Some(king) || !rook_ok {
             return Err(format!(
                 "FEN castling '{text}': '{c}' needs the {} King on {} and a piece to castle with on {}",
@@ -276,7 +344,10 @@ fn parse_en_passant<B: Bitboard>(pos: &mut Position<B>, text: &str) -> Result<()
     let layout = pos.layout();
     let dims = layout.dims;
     let Some(pawn) = layout.pawn else {
-        return Err(format!("FEN en passant '{text}': {} has no pawns", layout.variant.name));
+        return Err(format!(
+            "FEN en passant '{text}': {} has no pawns",
+            layout.variant.name
+        ));
     };
     let mover = !pos.side();
     let forward = layout.forward[mover.index()];
@@ -291,12 +362,18 @@ fn parse_en_passant<B: Bitboard>(pos: &mut Position<B>, text: &str) -> Result<()
         targets |= B::from_square(sq);
     }
     // The pawn that moved stands just beyond the farthest target.
-    let farthest = if forward > 0 { targets.highest() } else { targets.lowest() };
+    let farthest = if forward > 0 {
+        targets.highest()
+    } else {
+        targets.lowest()
+    };
     let victim = farthest.index() as i32 + forward;
     let victim_ok = (0..layout.squares as i32).contains(&victim)
         && dims.file(Square::new(victim as u8)) == dims.file(farthest)
         && pos.piece_at(Square::new(victim as u8)) == Some(Piece::new(mover, pawn));
-    let same_file = targets.squares().all(|s| dims.file(s) == dims.file(farthest));
+    let same_file = targets
+        .squares()
+        .all(|s| dims.file(s) == dims.file(farthest));
     if !victim_ok || !same_file {
         return Err(format!(
             "FEN en passant '{text}': no {} pawn stands just beyond it on its file",
@@ -313,7 +390,9 @@ fn parse_en_passant<B: Bitboard>(pos: &mut Position<B>, text: &str) -> Result<()
 /// Unmoved pawns when the FEN does not say: every pawn on a tracked square.
 fn default_unmoved<B: Bitboard>(pos: &Position<B>) -> B {
     let layout = pos.layout();
-    let Some(pawn) = layout.pawn else { return B::EMPTY };
+    let Some(pawn) = layout.pawn else {
+        return B::EMPTY;
+    };
     Color::BOTH.iter().fold(B::EMPTY, |acc, &c| {
         acc | (pos.pieces(c, pawn) & layout.unmoved_squares[c.index()])
     })
@@ -330,9 +409,9 @@ fn parse_unmoved<B: Bitboard>(pos: &Position<B>, value: &str) -> Result<B, Strin
             return Err(format!("FEN unmoved={value}: '{name}' is not a square"));
         };
         let tracked = layout.pawn.is_some_and(|pawn| {
-            Color::BOTH.iter().any(|&c| {
-                layout.unmoved_squares[c.index()].has(sq) && pos.pieces(c, pawn).has(sq)
-            })
+            Color::BOTH
+                .iter()
+                .any(|&c| layout.unmoved_squares[c.index()].has(sq) && pos.pieces(c, pawn).has(sq))
         });
         if !tracked {
             return Err(format!(

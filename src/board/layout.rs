@@ -55,6 +55,17 @@ pub struct CastleRule<B> {
     pub king_path: B,
 }
 
+/// Which hooks of `src/rules/` a variant needs, asked once per node, never per move.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MechanicFlags {
+    /// `rules::after_generate` adds or expands moves.
+    pub generates: bool,
+    /// `rules::extra_attackers` adds attacks beyond the pieces' tables.
+    pub extra_attacks: bool,
+    /// `rules::after_play` keeps mechanic state.
+    pub keeps_state: bool,
+}
+
 pub struct Layout<B: Bitboard> {
     pub variant: &'static Variant,
     pub dims: Dims,
@@ -75,15 +86,16 @@ pub struct Layout<B: Bitboard> {
     ray_keys: Vec<((i8, i8), u8)>,
 
     /// `[(kind * 2 + colour) * squares + square]`
-    quiet_leaps: Vec<B>,
-    capture_leaps: Vec<B>,
+    pub(crate) quiet_leaps: Vec<B>,
+    pub(crate) capture_leaps: Vec<B>,
     /// Squares from which a piece of that kind and colour leap-captures the square.
-    leap_attackers: Vec<B>,
+    pub(crate) leap_attackers: Vec<B>,
     /// `[kind * 2 + colour]`
     slides: Vec<Vec<Slide>>,
     /// `[(kind * 2 + colour) * squares + square]`
     path_leaps: Vec<Vec<PathLeap>>,
     pub has_path_leaps: bool,
+    pub mechanics: MechanicFlags,
     /// The variant has holes (`*` in FEN).
     pub allows_holes: bool,
     /// Mechanics whose attacks the quick King-move test cannot judge: King moves are then
@@ -118,7 +130,10 @@ fn step_index(dims: Dims, step: (i8, i8)) -> i32 {
 impl<B: Bitboard> Layout<B> {
     /// Compiles a variant. The board must fit in `B`.
     pub fn new(variant: &'static Variant) -> Layout<B> {
-        let dims = Dims { files: variant.files, ranks: variant.ranks };
+        let dims = Dims {
+            files: variant.files,
+            ranks: variant.ranks,
+        };
         let squares = dims.squares();
         assert!(squares <= B::CAPACITY, "board too large for this bitboard");
         let kinds = variant.pieces.len();
@@ -142,6 +157,7 @@ impl<B: Bitboard> Layout<B> {
             slides: vec![Vec::new(); kinds * 2],
             path_leaps: vec![Vec::new(); kinds * 2 * squares],
             has_path_leaps: false,
+            mechanics: MechanicFlags::default(),
             allows_holes: false,
             special_attacks: false,
             leap_attacker_kinds: [Vec::new(), Vec::new()],
@@ -165,6 +181,7 @@ impl<B: Bitboard> Layout<B> {
         layout.build_piece_tables();
         layout.build_pawn_rules();
         layout.build_castling();
+        crate::rules::compile(&mut layout);
         layout
     }
 
@@ -176,7 +193,10 @@ impl<B: Bitboard> Layout<B> {
     fn ray(&mut self, step: (i8, i8), range: u8) -> RayId {
         let ascending = step_index(self.dims, step) > 0;
         if let Some(i) = self.ray_keys.iter().position(|&k| k == (step, range)) {
-            return RayId { index: i as u32, ascending };
+            return RayId {
+                index: i as u32,
+                ascending,
+            };
         }
         self.ray_keys.push((step, range));
         let index = (self.ray_reach.len() / self.squares) as u32;
@@ -220,14 +240,16 @@ impl<B: Bitboard> Layout<B> {
                         if atom.range == 1 && atom.path == Path::Free {
                             for s in 0..squares {
                                 let sq = Square::new(s as u8);
-                                if let Some(t) = self.dims.offset(sq, step.0 as i32, step.1 as i32) {
+                                if let Some(t) = self.dims.offset(sq, step.0 as i32, step.1 as i32)
+                                {
                                     let t_bb = self.sq_bb(t);
                                     if moves {
                                         self.quiet_leaps[ci * squares + s] |= t_bb;
                                     }
                                     if captures {
                                         self.capture_leaps[ci * squares + s] |= t_bb;
-                                        self.leap_attackers[ci * squares + t.index()] |= B::from_square(sq);
+                                        self.leap_attackers[ci * squares + t.index()] |=
+                                            B::from_square(sq);
                                     }
                                 }
                             }
@@ -236,7 +258,8 @@ impl<B: Bitboard> Layout<B> {
                             for s in 0..squares {
                                 let sq = Square::new(s as u8);
                                 let target = self.dims.offset(sq, step.0 as i32, step.1 as i32);
-                                let middle = self.dims.offset(sq, step.0 as i32 / 2, step.1 as i32 / 2);
+                                let middle =
+                                    self.dims.offset(sq, step.0 as i32 / 2, step.1 as i32 / 2);
                                 if let (Some(target), Some(middle)) = (target, middle) {
                                     self.path_leaps[ci * squares + s].push(PathLeap {
                                         target,
@@ -249,13 +272,20 @@ impl<B: Bitboard> Layout<B> {
                             }
                         } else {
                             let ray = self.ray(step, atom.range);
-                            self.slides[ci].push(Slide { ray, moves, captures });
+                            self.slides[ci].push(Slide {
+                                ray,
+                                moves,
+                                captures,
+                            });
                             if captures {
                                 let back = self.ray((-step.0, -step.1), atom.range);
                                 let list = &mut self.attack_rays[color.index()];
                                 match list.iter_mut().find(|a| a.ray.index == back.index) {
                                     Some(a) => a.kinds |= 1 << k,
-                                    None => list.push(AttackRay { ray: back, kinds: 1 << k }),
+                                    None => list.push(AttackRay {
+                                        ray: back,
+                                        kinds: 1 << k,
+                                    }),
                                 }
                             }
                         }
@@ -276,7 +306,11 @@ impl<B: Bitboard> Layout<B> {
             let c = color.index();
             let to_side = |(f, r): (u8, u8)| -> Square {
                 let sq = dims.square(f, r);
-                if color == Color::White { sq } else { dims.mirror(sq) }
+                if color == Color::White {
+                    sq
+                } else {
+                    dims.mirror(sq)
+                }
             };
             for &r in &variant.pawns.promotion_ranks {
                 for f in 0..dims.files {
@@ -301,10 +335,16 @@ impl<B: Bitboard> Layout<B> {
     }
 
     fn build_castling(&mut self) {
-        let Some(castling) = &self.variant.castling else { return };
+        let Some(castling) = &self.variant.castling else {
+            return;
+        };
         let dims = self.dims;
         for color in Color::BOTH {
-            let rank = if color == Color::White { 0 } else { dims.ranks - 1 };
+            let rank = if color == Color::White {
+                0
+            } else {
+                dims.ranks - 1
+            };
             let sides = [(castling.king_side, 0u8), (castling.queen_side, 1u8)];
             for (side, bit) in sides {
                 let Some(side) = side else { continue };
@@ -315,7 +355,9 @@ impl<B: Bitboard> Layout<B> {
                 let rook_to = dims.square(side.rook_to, rank);
                 let span = |a: u8, b: u8| -> B {
                     let (lo, hi) = (a.min(b), a.max(b));
-                    (lo..=hi).fold(B::EMPTY, |acc, f| acc | B::from_square(dims.square(f, rank)))
+                    (lo..=hi).fold(B::EMPTY, |acc, f| {
+                        acc | B::from_square(dims.square(f, rank))
+                    })
                 };
                 let mut must_be_empty = span(castling.king_file, side.king_to)
                     | span(side.rook_from, side.rook_to)
@@ -340,7 +382,7 @@ impl<B: Bitboard> Layout<B> {
     // ---- lookups used by the hot paths ----
 
     #[inline(always)]
-    fn table_index(&self, kind: Kind, color: Color, sq: Square) -> usize {
+    pub(crate) fn table_index(&self, kind: Kind, color: Color, sq: Square) -> usize {
         (kind.index() * 2 + color.index()) * self.squares + sq.index()
     }
     #[inline(always)]
@@ -373,7 +415,11 @@ impl<B: Bitboard> Layout<B> {
         if blockers.is_empty() {
             reach
         } else {
-            let first = if ray.ascending { blockers.lowest() } else { blockers.highest() };
+            let first = if ray.ascending {
+                blockers.lowest()
+            } else {
+                blockers.highest()
+            };
             reach & !self.ray_beyond[base + first.index()]
         }
     }
@@ -388,12 +434,18 @@ impl<B: Bitboard> Layout<B> {
     #[inline(always)]
     pub fn ray_between(&self, ray: RayId, sq: Square, target: Square) -> B {
         let base = ray.index as usize * self.squares;
-        self.ray_beyond[base + sq.index()] & !self.ray_beyond[base + target.index()] & !B::from_square(target)
+        self.ray_beyond[base + sq.index()]
+            & !self.ray_beyond[base + target.index()]
+            & !B::from_square(target)
     }
 
     pub fn piece_letter(&self, kind: Kind, color: Color) -> char {
         let c = self.variant.pieces[kind.index()].letter;
-        if color == Color::White { c } else { c.to_ascii_lowercase() }
+        if color == Color::White {
+            c
+        } else {
+            c.to_ascii_lowercase()
+        }
     }
 
     pub fn value(&self, kind: Kind) -> i32 {

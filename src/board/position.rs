@@ -30,11 +30,18 @@ pub struct Position<B: Bitboard> {
     fullmove: u16,
     hash: u64,
     kings: [Square; 2],
+    /// Small counters that variant mechanics keep (swaps made, drops still due), each
+    /// hashed; what each slot means belongs to the mechanic (`src/rules/`).
+    state: [u8; STATE_SLOTS],
 }
+
+/// How many counters of mechanic state a position has; each holds 0 to 15.
+pub const STATE_SLOTS: usize = 4;
 
 impl<B: Bitboard> Position<B> {
     /// An empty board, White to move; the FEN reader fills it.
     pub(crate) fn empty(layout: &'static Layout<B>) -> Self {
+        let hash = (0..STATE_SLOTS).fold(0, |h, slot| h ^ zobrist::COUNTER[slot * 16]);
         Position {
             layout,
             by_color: [B::EMPTY; 2],
@@ -48,8 +55,9 @@ impl<B: Bitboard> Position<B> {
             unmoved: B::EMPTY,
             halfmove: 0,
             fullmove: 1,
-            hash: 0,
+            hash,
             kings: [Square::new(0); 2],
+            state: [0; STATE_SLOTS],
         }
     }
 
@@ -118,6 +126,11 @@ impl<B: Bitboard> Position<B> {
     pub fn fullmove_number(&self) -> u16 {
         self.fullmove
     }
+    /// A counter of mechanic state (see [`STATE_SLOTS`]).
+    #[inline(always)]
+    pub fn state(&self, slot: usize) -> u8 {
+        self.state[slot]
+    }
 
     // ---- editing, with the hash kept up to date ----
 
@@ -181,6 +194,13 @@ impl<B: Bitboard> Position<B> {
         self.unmoved = unmoved;
     }
 
+    pub(crate) fn set_state(&mut self, slot: usize, value: u8) {
+        debug_assert!(value < 16);
+        self.hash ^= zobrist::COUNTER[slot * 16 + self.state[slot] as usize];
+        self.state[slot] = value & 15;
+        self.hash ^= zobrist::COUNTER[slot * 16 + self.state[slot] as usize];
+    }
+
     pub(crate) fn set_clocks(&mut self, halfmove: u16, fullmove: u16) {
         self.halfmove = halfmove;
         self.fullmove = fullmove;
@@ -211,6 +231,9 @@ impl<B: Bitboard> Position<B> {
         if self.side == Color::Black {
             h ^= zobrist::BLACK_TO_MOVE;
         }
+        for (slot, &value) in self.state.iter().enumerate() {
+            h ^= zobrist::COUNTER[slot * 16 + value as usize];
+        }
         h
     }
 
@@ -228,11 +251,13 @@ impl<B: Bitboard> Position<B> {
             self.set_en_passant(B::EMPTY, ep_victim);
         }
         self.halfmove = self.halfmove.saturating_add(1);
+        let mut captured = None;
 
         match m.kind() {
             MoveKind::Normal | MoveKind::Promotion | MoveKind::Transform | MoveKind::Drop => {
                 let piece = self.remove(from).expect("a move from an empty square");
-                if self.remove(to).is_some() {
+                captured = self.remove(to);
+                if captured.is_some() {
                     self.halfmove = 0;
                 }
                 let placed = if m.kind() == MoveKind::Promotion {
@@ -250,9 +275,12 @@ impl<B: Bitboard> Position<B> {
                 if m.kind() == MoveKind::Transform {
                     self.transform(m.aux(), m.piece());
                 }
+                if m.kind() == MoveKind::Drop {
+                    self.put(m.aux(), Piece::new(us, m.piece()));
+                }
             }
             MoveKind::EnPassant | MoveKind::EnPassantTransform => {
-                self.remove(ep_victim);
+                captured = self.remove(ep_victim);
                 let pawn = self.remove(from).expect("en passant from an empty square");
                 self.put(to, pawn);
                 self.halfmove = 0;
@@ -280,7 +308,10 @@ impl<B: Bitboard> Position<B> {
                 self.toggle_hole(to);
                 match carried {
                     Some(p) if m.kind() == MoveKind::SpellCarry => self.put(from, p),
-                    Some(_) => self.halfmove = 0,
+                    Some(_) => {
+                        captured = carried;
+                        self.halfmove = 0;
+                    }
                     None => {}
                 }
             }
@@ -293,6 +324,9 @@ impl<B: Bitboard> Position<B> {
         let touched = self.unmoved & (B::from_square(from) | B::from_square(to));
         if touched.any() {
             self.set_unmoved(self.unmoved ^ touched);
+        }
+        if layout.mechanics.keeps_state {
+            crate::rules::after_play(self, m, us, captured);
         }
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
@@ -310,7 +344,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Replaces the piece on `sq` by one of `kind`, same colour.
-    fn transform(&mut self, sq: Square, kind: Kind) {
+    pub(crate) fn transform(&mut self, sq: Square, kind: Kind) {
         let old = self.remove(sq).expect("transforming an empty square");
         self.put(sq, Piece::new(old.color(), kind));
     }
@@ -365,7 +399,9 @@ impl<B: Bitboard> Position<B> {
     /// so that equal positions hash equally.
     pub(crate) fn capturable_en_passant(&self, targets: B, capturer: Color) -> B {
         let layout = self.layout;
-        let Some(pawn) = layout.pawn else { return B::EMPTY };
+        let Some(pawn) = layout.pawn else {
+            return B::EMPTY;
+        };
         let pawns = self.pieces(capturer, pawn);
         let mut kept = B::EMPTY;
         for t in targets.squares() {

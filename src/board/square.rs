@@ -118,7 +118,10 @@ mod tests {
 
     #[test]
     fn names_round_trip_on_a_ten_by_ten_board() {
-        let d = Dims { files: 10, ranks: 10 };
+        let d = Dims {
+            files: 10,
+            ranks: 10,
+        };
         let j10 = d.square(9, 9);
         assert_eq!(d.name(j10), "j10");
         assert_eq!(d.parse_square("j10"), Some(j10));

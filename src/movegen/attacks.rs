@@ -28,7 +28,8 @@ impl<B: Bitboard> Position<B> {
         if layout.has_path_leaps && self.path_leap_attacks(sq, by, blockers) {
             return true;
         }
-        false
+        layout.mechanics.extra_attacks
+            && crate::rules::extra_attackers(self, sq, by, blockers).any()
     }
 
     /// The pieces of `by` that attack `sq` (for display and diagnostics; the hot paths only
@@ -42,20 +43,26 @@ impl<B: Bitboard> Position<B> {
             found |= layout.leap_attackers(kind, by, sq) & theirs & self.kind_bb(kind);
         }
         for group in &layout.attack_rays[by.index()] {
-            found |= layout.ray_attacks(group.ray, sq, blockers) & theirs & self.kinds_bb(group.kinds);
+            found |=
+                layout.ray_attacks(group.ray, sq, blockers) & theirs & self.kinds_bb(group.kinds);
         }
         if layout.has_path_leaps {
             for k in 0..layout.kinds {
                 let kind = Kind(k as u8);
                 for from in self.pieces(by, kind).squares() {
                     let hits = layout.path_leaps(kind, by, from).iter().any(|leap| {
-                        leap.captures && leap.target == sq && blockers.has(leap.middle) != leap.middle_empty
+                        leap.captures
+                            && leap.target == sq
+                            && blockers.has(leap.middle) != leap.middle_empty
                     });
                     if hits {
                         found |= B::from_square(from);
                     }
                 }
             }
+        }
+        if layout.mechanics.extra_attacks {
+            found |= crate::rules::extra_attackers(self, sq, by, blockers);
         }
         found
     }
@@ -78,7 +85,10 @@ impl<B: Bitboard> Position<B> {
             let kind = Kind(k as u8);
             for from in self.pieces(by, kind).squares() {
                 for leap in layout.path_leaps(kind, by, from) {
-                    if leap.captures && leap.target == sq && blockers.has(leap.middle) != leap.middle_empty {
+                    if leap.captures
+                        && leap.target == sq
+                        && blockers.has(leap.middle) != leap.middle_empty
+                    {
                         return true;
                     }
                 }

@@ -68,6 +68,9 @@ impl<B: Bitboard> Position<B> {
         if QUIETS {
             self.generate_castling(list);
         }
+        if layout.mechanics.generates {
+            crate::rules::after_generate(self, list, QUIETS);
+        }
     }
 
     fn generate_pawns<const QUIETS: bool>(
@@ -86,7 +89,11 @@ impl<B: Bitboard> Position<B> {
         for from in pawns.squares() {
             let quiet = layout.quiet_leaps(pawn, us, from) & empty;
             let captures = layout.capture_leaps(pawn, us, from) & them;
-            let targets = if QUIETS { quiet | captures } else { captures | (quiet & zone) };
+            let targets = if QUIETS {
+                quiet | captures
+            } else {
+                captures | (quiet & zone)
+            };
             for to in targets.squares() {
                 self.push_pawn_move(from, to, list);
             }
@@ -145,12 +152,20 @@ impl<B: Bitboard> Position<B> {
                 continue;
             }
             // The castling King and Rook no longer block once they move.
-            let blockers = self.blockers() & !B::from_square(rule.king_from) & !B::from_square(rule.rook_from);
+            let blockers =
+                self.blockers() & !B::from_square(rule.king_from) & !B::from_square(rule.rook_from);
             let safe = rule
                 .king_path
                 .squares()
                 .all(|sq| !self.is_attacked_through(sq, !us, blockers));
-            if safe && !self.castle_exposes_king(rule.king_from, rule.king_to, rule.rook_from, rule.rook_to) {
+            if safe
+                && !self.castle_exposes_king(
+                    rule.king_from,
+                    rule.king_to,
+                    rule.rook_from,
+                    rule.rook_to,
+                )
+            {
                 list.push(Move::new(rule.king_from, rule.king_to, MoveKind::Castle));
             }
         }
@@ -158,7 +173,13 @@ impl<B: Bitboard> Position<B> {
 
     /// Whether the King on its destination would be attacked once the Rook has moved too
     /// (the Rook may have shielded it on the way).
-    fn castle_exposes_king(&self, king_from: Square, king_to: Square, rook_from: Square, rook_to: Square) -> bool {
+    fn castle_exposes_king(
+        &self,
+        king_from: Square,
+        king_to: Square,
+        rook_from: Square,
+        rook_to: Square,
+    ) -> bool {
         let blockers = (self.blockers() & !B::from_square(king_from) & !B::from_square(rook_from))
             | B::from_square(king_to)
             | B::from_square(rook_to);

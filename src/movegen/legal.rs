@@ -17,7 +17,11 @@ impl<B: Bitboard> Position<B> {
     pub fn legality_context(&self) -> LegalityContext<B> {
         let us = self.side();
         let king = self.king(us);
-        LegalityContext { in_check: self.is_attacked(king, !us), pinned: self.pinned(), king }
+        LegalityContext {
+            in_check: self.is_attacked(king, !us),
+            pinned: self.pinned(),
+            king,
+        }
     }
 
     /// Our pieces pinned to our King by an enemy slider.
@@ -51,7 +55,8 @@ impl<B: Bitboard> Position<B> {
             MoveKind::Castle => return true,
             MoveKind::Normal | MoveKind::Promotion | MoveKind::Transform | MoveKind::SwapIn => {
                 if from == ctx.king {
-                    if ctx.in_check || m.kind() != MoveKind::Normal || self.layout().special_attacks {
+                    if ctx.in_check || m.kind() != MoveKind::Normal || self.layout().special_attacks
+                    {
                         return self.legal_after(m);
                     }
                     let blockers = self.blockers() & !B::from_square(from);
@@ -79,6 +84,9 @@ impl<B: Bitboard> Position<B> {
         let mut pseudo = super::MoveList::new();
         self.generate(&mut pseudo);
         let ctx = self.legality_context();
-        pseudo.into_iter().filter(|&m| self.is_legal(m, &ctx)).collect()
+        pseudo
+            .into_iter()
+            .filter(|&m| self.is_legal(m, &ctx))
+            .collect()
     }
 }

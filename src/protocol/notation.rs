@@ -19,14 +19,23 @@ pub fn to_wire<B: Bitboard>(pos: &Position<B>, m: Move, first_rank: u8) -> Strin
     let layout = pos.layout();
     let dims = layout.dims;
     let name = |sq| dims.name_from(sq, first_rank);
-    let letter = |kind| layout.variant.pieces[crate::board::Kind::index(kind)].letter.to_ascii_lowercase();
+    let letter = |kind| {
+        layout.variant.pieces[crate::board::Kind::index(kind)]
+            .letter
+            .to_ascii_lowercase()
+    };
     let base = format!("{}{}", name(m.from()), name(m.to()));
     match m.kind() {
         MoveKind::Normal | MoveKind::EnPassant | MoveKind::Castle | MoveKind::SpellCarry => base,
         MoveKind::Promotion | MoveKind::SwapIn => format!("{base}{}", letter(m.piece())),
         MoveKind::SpellDrop => format!("{base}x"),
         MoveKind::Transform | MoveKind::EnPassantTransform => {
-            format!("{base},{}{}{}", name(m.aux()), name(m.aux()), letter(m.piece()))
+            format!(
+                "{base},{}{}{}",
+                name(m.aux()),
+                name(m.aux()),
+                letter(m.piece())
+            )
         }
         MoveKind::Drop => format!("{base},{}@{}", letter(m.piece()), name(m.aux())),
     }
@@ -34,7 +43,11 @@ pub fn to_wire<B: Bitboard>(pos: &Position<B>, m: Move, first_rank: u8) -> Strin
 
 /// Finds the legal move of `pos` written `text`. The error says whether the text is not a
 /// move at all or a move that is not legal here.
-pub fn parse_wire<B: Bitboard>(pos: &Position<B>, text: &str, first_rank: u8) -> Result<Move, String> {
+pub fn parse_wire<B: Bitboard>(
+    pos: &Position<B>,
+    text: &str,
+    first_rank: u8,
+) -> Result<Move, String> {
     let dims = pos.layout().dims;
     let wanted = text.trim().to_ascii_lowercase();
     let well_formed = dims
@@ -42,7 +55,9 @@ pub fn parse_wire<B: Bitboard>(pos: &Position<B>, text: &str, first_rank: u8) ->
         .and_then(|(_, n)| dims.parse_prefix_from(&wanted[n..], first_rank))
         .is_some();
     if !well_formed {
-        return Err(format!("'{text}' is not a move in coordinate notation (like e2e4)"));
+        return Err(format!(
+            "'{text}' is not a move in coordinate notation (like e2e4)"
+        ));
     }
     pos.legal_moves()
         .into_iter()

@@ -22,8 +22,13 @@ pub struct UciSession<W: Write> {
 impl<W: Write> UciSession<W> {
     pub fn new(registry: Registry, out: W) -> UciSession<W> {
         let variant = registry.get("chess").unwrap_or(registry.all()[0]);
-        let start = AnyPosition::from_fen(variant, None).expect("built-in start positions are sound");
-        UciSession { registry, game: Game::new(start), out }
+        let start =
+            AnyPosition::from_fen(variant, None).expect("built-in start positions are sound");
+        UciSession {
+            registry,
+            game: Game::new(start),
+            out,
+        }
     }
 
     fn say(&mut self, text: &str) {
@@ -44,7 +49,9 @@ impl<W: Write> UciSession<W> {
     pub fn handle_line(&mut self, line: &str) -> bool {
         let line = line.trim();
         let mut words = line.split_whitespace();
-        let Some(first) = words.next() else { return true };
+        let Some(first) = words.next() else {
+            return true;
+        };
         match first {
             "position" => self.position(&line["position".len()..]),
             "d" => self.display(),
@@ -77,7 +84,9 @@ impl<W: Write> UciSession<W> {
         let names = self.registry.names();
         let vars: String = names.iter().map(|n| format!(" var {n}")).collect();
         let current = self.game.variant().name.clone();
-        self.say(&format!("option name UCI_Variant type combo default {current}{vars}"));
+        self.say(&format!(
+            "option name UCI_Variant type combo default {current}{vars}"
+        ));
         self.say("option name VariantPath type string default <empty>");
         self.say("uciok");
     }
@@ -106,7 +115,9 @@ impl<W: Write> UciSession<W> {
                     return;
                 }
                 match self.registry.load_dir(Path::new(value), check_variant) {
-                    Ok(names) => self.say(&format!("info string loaded variants: {}", names.join(" "))),
+                    Ok(names) => {
+                        self.say(&format!("info string loaded variants: {}", names.join(" ")))
+                    }
                     Err(e) => self.error(&e),
                 }
             }
@@ -118,7 +129,12 @@ impl<W: Write> UciSession<W> {
     fn position(&mut self, args: &str) {
         let args = args.trim();
         let (setup, moves) = match args.find(" moves") {
-            Some(i) => (&args[..i], args[i + " moves".len()..].split_whitespace().collect::<Vec<_>>()),
+            Some(i) => (
+                &args[..i],
+                args[i + " moves".len()..]
+                    .split_whitespace()
+                    .collect::<Vec<_>>(),
+            ),
             None if args.ends_with("moves") => (args.trim_end_matches("moves").trim(), vec![]),
             None => (args, vec![]),
         };
@@ -128,7 +144,9 @@ impl<W: Write> UciSession<W> {
         } else if let Some(fen) = setup.strip_prefix("fen ") {
             AnyPosition::from_fen(variant, Some(fen.trim()))
         } else {
-            Err(format!("position: expected 'startpos' or 'fen <FEN>', got '{setup}'"))
+            Err(format!(
+                "position: expected 'startpos' or 'fen <FEN>', got '{setup}'"
+            ))
         };
         match start.and_then(|s| Game::from_moves(s, &moves, 1)) {
             Ok(game) => self.game = game,
@@ -144,7 +162,10 @@ impl<W: Write> UciSession<W> {
         }
         self.say(&format!("Fen: {}", pos.to_fen()));
         self.say(&format!("Key: {:016X}", pos.hash()));
-        self.say(&format!("Checkers: {}", crate::diagram::checkers(&pos).join(" ")));
+        self.say(&format!(
+            "Checkers: {}",
+            crate::diagram::checkers(&pos).join(" ")
+        ));
     }
 
     fn perft(&mut self, depth: u32) {

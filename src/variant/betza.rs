@@ -87,7 +87,10 @@ fn leap_offset(atom: char) -> Option<(i8, i8)> {
 pub fn parse(text: &str) -> Result<Vec<Atom>, BetzaError> {
     let chars: Vec<char> = text.chars().collect();
     if chars.is_empty() {
-        return Err(BetzaError { position: 0, message: "empty move description".into() });
+        return Err(BetzaError {
+            position: 0,
+            message: "empty move description".into(),
+        });
     }
     let mut atoms = Vec::new();
     let mut i = 0;
@@ -101,7 +104,11 @@ pub fn parse(text: &str) -> Result<Vec<Atom>, BetzaError> {
             let c = chars[i];
             match c {
                 'm' | 'c' => {
-                    let this = if c == 'm' { Modality::MoveOnly } else { Modality::CaptureOnly };
+                    let this = if c == 'm' {
+                        Modality::MoveOnly
+                    } else {
+                        Modality::CaptureOnly
+                    };
                     modality = Some(match modality {
                         None => this,
                         Some(m) if m == this => m,
@@ -155,7 +162,11 @@ pub fn parse(text: &str) -> Result<Vec<Atom>, BetzaError> {
         let atom_position = i;
         i += 1;
         // Range: a doubled letter or a number.
-        let mut range: u8 = if matches!(letter, 'R' | 'B' | 'Q') { 0 } else { 1 };
+        let mut range: u8 = if matches!(letter, 'R' | 'B' | 'Q') {
+            0
+        } else {
+            1
+        };
         if chars.get(i) == Some(&letter) && leap_offset(letter).is_some() {
             range = 0;
             i += 1;
@@ -264,9 +275,8 @@ fn select_directions(a: i8, b: i8, directions: &str) -> Result<Vec<(i8, i8)>, St
             if y == Some('h') {
                 return Err("'h' is only meaningful on oblique atoms such as N".into());
             }
-            let pair = y.filter(|&y| {
-                (vertical(x) && horizontal(y)) || (horizontal(x) && vertical(y))
-            });
+            let pair =
+                y.filter(|&y| (vertical(x) && horizontal(y)) || (horizontal(x) && vertical(y)));
             match (x, pair) {
                 (_, Some(y)) => {
                     let (v, h) = if vertical(x) { (x, y) } else { (y, x) };
@@ -292,9 +302,8 @@ fn select_directions(a: i8, b: i8, directions: &str) -> Result<Vec<(i8, i8)>, St
         // Oblique atoms: `a` is the long leg, `b` the short one.
         let long = a;
         let main_axis_is_vertical = |c: char| vertical(c);
-        let on_axis = |c: char, dx: i8, dy: i8| -> i8 {
-            if main_axis_is_vertical(c) { dy } else { dx }
-        };
+        let on_axis =
+            |c: char, dx: i8, dy: i8| -> i8 { if main_axis_is_vertical(c) { dy } else { dx } };
         match x {
             'v' => {
                 add(&|_, dy| dy.abs() == long);
@@ -314,16 +323,12 @@ fn select_directions(a: i8, b: i8, directions: &str) -> Result<Vec<(i8, i8)>, St
                         add(&|dx, dy| on_axis(x, dx, dy).signum() == sign(x));
                         i += 2;
                     }
-                    Some(y)
-                        if (vertical(x) && y == 's') || (horizontal(x) && y == 'v') =>
-                    {
+                    Some(y) if (vertical(x) && y == 's') || (horizontal(x) && y == 'v') => {
                         // The wide pair on x's side: short leg toward x.
                         add(&|dx, dy| on_axis(x, dx, dy) == b * sign(x));
                         i += 2;
                     }
-                    Some(y)
-                        if (vertical(x) && horizontal(y)) || (horizontal(x) && vertical(y)) =>
-                    {
+                    Some(y) if (vertical(x) && horizontal(y)) || (horizontal(x) && vertical(y)) => {
                         // The member of y's pair that lies on x's side.
                         add(&|dx, dy| {
                             on_axis(y, dx, dy) == long * sign(y)
@@ -347,7 +352,11 @@ mod tests {
     use super::*;
 
     fn steps_of(text: &str) -> Vec<(i8, i8)> {
-        let mut steps: Vec<(i8, i8)> = parse(text).unwrap().into_iter().flat_map(|a| a.steps).collect();
+        let mut steps: Vec<(i8, i8)> = parse(text)
+            .unwrap()
+            .into_iter()
+            .flat_map(|a| a.steps)
+            .collect();
         steps.sort();
         steps
     }
@@ -375,8 +384,16 @@ mod tests {
         assert_eq!(steps_of("K").len(), 8);
         // The Magician of Magician's Deathmatch: 8 blockable moves, 16 capture leaps.
         let m = parse("mB2cKcAcD").unwrap();
-        let moves: usize = m.iter().filter(|a| a.modality == Modality::MoveOnly).map(|a| a.steps.len()).sum();
-        let caps: usize = m.iter().filter(|a| a.modality == Modality::CaptureOnly).map(|a| a.steps.len()).sum();
+        let moves: usize = m
+            .iter()
+            .filter(|a| a.modality == Modality::MoveOnly)
+            .map(|a| a.steps.len())
+            .sum();
+        let caps: usize = m
+            .iter()
+            .filter(|a| a.modality == Modality::CaptureOnly)
+            .map(|a| a.steps.len())
+            .sum();
         assert_eq!((moves, caps), (4, 16));
     }
 

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::betza;
 use super::{
-    Castling, CastleSide, Coord, EnPassant, EndRules, Mechanics, MultiStep, PawnRules, PieceDef,
+    CastleSide, Castling, Coord, EnPassant, EndRules, Mechanics, MultiStep, PawnRules, PieceDef,
     Role, Stalemate, Variant,
 };
 use crate::board::piece::MAX_KINDS;
@@ -26,6 +26,49 @@ struct FileDef {
     pawns: Option<PawnsFile>,
     castling: Option<CastlingFile>,
     end: Option<EndFile>,
+    swap_in: Option<SwapInFile>,
+    rank_promotion: Option<RankPromotionFile>,
+    transference: Option<TransferenceFile>,
+    spells: Option<SpellsFile>,
+    drops: Option<DropsFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SwapInFile {
+    from: String,
+    to: String,
+    #[serde(default)]
+    per_game: u8,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RankPromotionFile {
+    rank: u8,
+    piece: String,
+    choices: Option<String>,
+    dictated: Option<Vec<[String; 2]>>,
+    family: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TransferenceFile {
+    pieces: String,
+    ranks: u8,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpellsFile {
+    casters: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DropsFile {
+    carriers: String,
 }
 
 #[derive(Deserialize)]
@@ -106,7 +149,10 @@ fn file_of(name: &str, files: u8, key: &str) -> Result<u8, String> {
     if bytes.len() == 1 && bytes[0].is_ascii_lowercase() && bytes[0] - b'a' < files {
         Ok(bytes[0] - b'a')
     } else {
-        Err(format!("key '{key}': '{name}' is not a file of this board (a to {})", (b'a' + files - 1) as char))
+        Err(format!(
+            "key '{key}': '{name}' is not a file of this board (a to {})",
+            (b'a' + files - 1) as char
+        ))
     }
 }
 
@@ -122,7 +168,11 @@ fn coord_of(name: &str, files: u8, ranks: u8, key: &str) -> Result<Coord, String
 
 fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
     let name = def.name.trim().to_string();
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
         return Err(format!(
             "key 'name': '{}' must be letters, digits, '-' or '_' (it is the variant's identifier)",
             def.name
@@ -130,7 +180,9 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
     }
     let (files, ranks) = (def.files, def.ranks);
     if !(2..=MAX_FILES).contains(&files) || ranks < 2 || ranks > MAX_FILES {
-        return Err(format!("keys 'files'/'ranks': {files}x{ranks} is not a board size from 2 to {MAX_FILES} per side"));
+        return Err(format!(
+            "keys 'files'/'ranks': {files}x{ranks} is not a board size from 2 to {MAX_FILES} per side"
+        ));
     }
     if files as usize * ranks as usize > MAX_SQUARES {
         return Err(format!(
@@ -143,7 +195,10 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
         return Err("key 'piece': no pieces defined".into());
     }
     if def.piece.len() > MAX_KINDS {
-        return Err(format!("key 'piece': {} pieces defined, at most {MAX_KINDS}", def.piece.len()));
+        return Err(format!(
+            "key 'piece': {} pieces defined, at most {MAX_KINDS}",
+            def.piece.len()
+        ));
     }
     let mut pieces: Vec<PieceDef> = Vec::new();
     for (i, p) in def.piece.iter().enumerate() {
@@ -159,7 +214,9 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
             }
         };
         if pieces.iter().any(|q| q.letter == letter) {
-            return Err(format!("key '{key}.letter': '{letter}' is used by two pieces"));
+            return Err(format!(
+                "key '{key}.letter': '{letter}' is used by two pieces"
+            ));
         }
         let atoms = betza::parse(&p.betza)
             .map_err(|e| format!("key '{key}.betza' ({}): '{}' {e}", p.name, p.betza))?;
@@ -174,7 +231,10 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
             }
         };
         if !(-100_000..=100_000).contains(&p.value) {
-            return Err(format!("key '{key}.value': {} is out of range (±100000)", p.value));
+            return Err(format!(
+                "key '{key}.value': {} is out of range (±100000)",
+                p.value
+            ));
         }
         pieces.push(PieceDef {
             letter,
@@ -188,7 +248,9 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
     for (role, word) in [(Role::King, "king"), (Role::Pawn, "pawn")] {
         let count = pieces.iter().filter(|p| p.role == role).count();
         if count > 1 {
-            return Err(format!("key 'piece': {count} pieces have role '{word}', at most one may"));
+            return Err(format!(
+                "key 'piece': {count} pieces have role '{word}', at most one may"
+            ));
         }
     }
     if !pieces.iter().any(|p| p.role == Role::King) {
@@ -212,7 +274,9 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
                 let mut squares = Vec::new();
                 for &r in m.ranks.iter().flatten() {
                     if r == 0 || r > ranks {
-                        return Err(format!("key '{key}.ranks': {r} is not a rank of this board"));
+                        return Err(format!(
+                            "key '{key}.ranks': {r} is not a rank of this board"
+                        ));
                     }
                     squares.extend((0..files).map(|f| (f, r - 1)));
                 }
@@ -223,9 +287,17 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
                     return Err(format!("key '{key}': give 'ranks' or 'squares'"));
                 }
                 if m.steps < 2 || m.steps >= ranks {
-                    return Err(format!("key '{key}.steps': {} must be from 2 to {}", m.steps, ranks - 1));
+                    return Err(format!(
+                        "key '{key}.steps': {} must be from 2 to {}",
+                        m.steps,
+                        ranks - 1
+                    ));
                 }
-                multi_step.push(MultiStep { squares, steps: m.steps, unmoved_only: m.unmoved_only });
+                multi_step.push(MultiStep {
+                    squares,
+                    steps: m.steps,
+                    unmoved_only: m.unmoved_only,
+                });
             }
             let en_passant = match p.en_passant.as_deref() {
                 None | Some("none") => EnPassant::None,
@@ -240,24 +312,39 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
             let mut promotion_ranks = Vec::new();
             for r in p.promotion_ranks.unwrap_or_default() {
                 if r == 0 || r > ranks {
-                    return Err(format!("key 'pawns.promotion_ranks': {r} is not a rank of this board"));
+                    return Err(format!(
+                        "key 'pawns.promotion_ranks': {r} is not a rank of this board"
+                    ));
                 }
                 promotion_ranks.push(r - 1);
             }
             let mut promotion_pieces = Vec::new();
             for c in p.promotion_pieces.unwrap_or_default().chars() {
                 let Some(k) = pieces.iter().position(|q| q.letter == c) else {
-                    return Err(format!("key 'pawns.promotion_pieces': '{c}' is not a piece letter of this variant"));
+                    return Err(format!(
+                        "key 'pawns.promotion_pieces': '{c}' is not a piece letter of this variant"
+                    ));
                 };
                 if pieces[k].role != Role::Ordinary {
-                    return Err(format!("key 'pawns.promotion_pieces': a pawn cannot promote to '{c}' ({})", pieces[k].name));
+                    return Err(format!(
+                        "key 'pawns.promotion_pieces': a pawn cannot promote to '{c}' ({})",
+                        pieces[k].name
+                    ));
                 }
                 promotion_pieces.push(k as u8);
             }
             if promotion_ranks.is_empty() != promotion_pieces.is_empty() {
-                return Err("keys 'pawns.promotion_ranks'/'pawns.promotion_pieces': give both or neither".into());
+                return Err(
+                    "keys 'pawns.promotion_ranks'/'pawns.promotion_pieces': give both or neither"
+                        .into(),
+                );
             }
-            PawnRules { multi_step, en_passant, promotion_ranks, promotion_pieces }
+            PawnRules {
+                multi_step,
+                en_passant,
+                promotion_ranks,
+                promotion_pieces,
+            }
         }
     };
 
@@ -265,24 +352,29 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
         None => None,
         Some(c) => {
             let king_file = file_of(&c.king_file, files, "castling.king_file")?;
-            let side = |s: &Option<CastleSideFile>, key: &str| -> Result<Option<CastleSide>, String> {
-                let Some(s) = s else { return Ok(None) };
-                let side = CastleSide {
-                    king_to: file_of(&s.king_to, files, &format!("{key}.king_to"))?,
-                    rook_from: file_of(&s.rook_from, files, &format!("{key}.rook_from"))?,
-                    rook_to: file_of(&s.rook_to, files, &format!("{key}.rook_to"))?,
+            let side =
+                |s: &Option<CastleSideFile>, key: &str| -> Result<Option<CastleSide>, String> {
+                    let Some(s) = s else { return Ok(None) };
+                    let side = CastleSide {
+                        king_to: file_of(&s.king_to, files, &format!("{key}.king_to"))?,
+                        rook_from: file_of(&s.rook_from, files, &format!("{key}.rook_from"))?,
+                        rook_to: file_of(&s.rook_to, files, &format!("{key}.rook_to"))?,
+                    };
+                    if side.rook_from == king_file || side.king_to == side.rook_to {
+                        return Err(format!("key '{key}': the king and the rook would collide"));
+                    }
+                    Ok(Some(side))
                 };
-                if side.rook_from == king_file || side.king_to == side.rook_to {
-                    return Err(format!("key '{key}': the king and the rook would collide"));
-                }
-                Ok(Some(side))
-            };
             let king_side = side(&c.king_side, "castling.king_side")?;
             let queen_side = side(&c.queen_side, "castling.queen_side")?;
             if king_side.is_none() && queen_side.is_none() {
                 return Err("key 'castling': give 'king_side' or 'queen_side'".into());
             }
-            Some(Castling { king_file, king_side, queen_side })
+            Some(Castling {
+                king_file,
+                king_side,
+                queen_side,
+            })
         }
     };
 
@@ -298,22 +390,30 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
             Some("loss") => Stalemate::Loss,
             Some("win") => Stalemate::Win,
             Some(other) => {
-                return Err(format!("key 'end.stalemate': '{other}' is not an outcome (draw, loss, win)"));
+                return Err(format!(
+                    "key 'end.stalemate': '{other}' is not an outcome (draw, loss, win)"
+                ));
             }
         };
         let fifty = e.fifty_move_rule.unwrap_or(50);
         if fifty > 1000 {
-            return Err(format!("key 'end.fifty_move_rule': {fifty} moves is too many (at most 1000; 0 turns it off)"));
+            return Err(format!(
+                "key 'end.fifty_move_rule': {fifty} moves is too many (at most 1000; 0 turns it off)"
+            ));
         }
         let repetitions = e.repetitions.unwrap_or(3);
         if repetitions == 1 || repetitions > 10 {
-            return Err(format!("key 'end.repetitions': {repetitions} must be 0 (off) or 2 to 10"));
+            return Err(format!(
+                "key 'end.repetitions': {repetitions} must be 0 (off) or 2 to 10"
+            ));
         }
         let insufficient = e.insufficient_material.unwrap_or_default();
         for m in &insufficient {
             for c in m.chars() {
                 if !pieces.iter().any(|p| p.letter == c) {
-                    return Err(format!("key 'end.insufficient_material': '{m}' has '{c}', not a piece letter of this variant"));
+                    return Err(format!(
+                        "key 'end.insufficient_material': '{m}' has '{c}', not a piece letter of this variant"
+                    ));
                 }
             }
         }
@@ -324,6 +424,99 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
             insufficient_material: insufficient,
         }
     };
+
+    let letter_kind = |text: &str, key: &str| -> Result<u8, String> {
+        let mut chars = text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => pieces
+                .iter()
+                .position(|p| p.letter == c)
+                .map(|k| k as u8)
+                .ok_or_else(|| format!("key '{key}': '{c}' is not a piece letter of this variant")),
+            _ => Err(format!("key '{key}': '{text}' must be one piece letter")),
+        }
+    };
+    let letters_kinds = |text: &str, key: &str| -> Result<Vec<u8>, String> {
+        if text.is_empty() {
+            return Err(format!("key '{key}': no piece letters given"));
+        }
+        text.chars()
+            .map(|c| letter_kind(&c.to_string(), key))
+            .collect()
+    };
+    let mut mechanics = Mechanics::default();
+    if let Some(s) = def.swap_in {
+        mechanics.swap_in = Some(super::SwapIn {
+            from: letter_kind(&s.from, "swap_in.from")?,
+            to: letter_kind(&s.to, "swap_in.to")?,
+            per_game: s.per_game.min(15),
+        });
+    }
+    if let Some(r) = def.rank_promotion {
+        if r.rank == 0 || r.rank > ranks {
+            return Err(format!(
+                "key 'rank_promotion.rank': {} is not a rank of this board",
+                r.rank
+            ));
+        }
+        let choice = match (r.choices, r.dictated) {
+            (Some(c), None) => {
+                super::RankPromotionChoice::Choice(letters_kinds(&c, "rank_promotion.choices")?)
+            }
+            (None, Some(d)) => {
+                let mut order = Vec::new();
+                for [theirs, result] in &d {
+                    order.push((
+                        letter_kind(theirs, "rank_promotion.dictated")?,
+                        letter_kind(result, "rank_promotion.dictated")?,
+                    ));
+                }
+                super::RankPromotionChoice::Dictated(order)
+            }
+            _ => {
+                return Err(
+                    "key 'rank_promotion': give exactly one of 'choices' and 'dictated'".into(),
+                );
+            }
+        };
+        let family = match &r.family {
+            Some(f) => letters_kinds(f, "rank_promotion.family")?,
+            None => Vec::new(),
+        };
+        mechanics.rank_promotion = Some(super::RankPromotion {
+            rank: r.rank - 1,
+            piece: letter_kind(&r.piece, "rank_promotion.piece")?,
+            choice,
+            family,
+        });
+    }
+    if let Some(t) = def.transference {
+        if t.ranks == 0 || t.ranks > ranks {
+            return Err(format!(
+                "key 'transference.ranks': {} is not a number of ranks of this board",
+                t.ranks
+            ));
+        }
+        mechanics.transference = Some(super::Transference {
+            pieces: letters_kinds(&t.pieces, "transference.pieces")?,
+            ranks: t.ranks,
+        });
+    }
+    if def.spells.is_some() || def.drops.is_some() {
+        return Err(
+            "keys 'spells'/'drops': these mechanics are not available in this build".into(),
+        );
+    }
+    if let Some(s) = def.spells {
+        mechanics.spells = Some(super::Spells {
+            casters: letters_kinds(&s.casters, "spells.casters")?,
+        });
+    }
+    if let Some(d) = def.drops {
+        mechanics.drops = Some(super::Drops {
+            carriers: letters_kinds(&d.carriers, "drops.carriers")?,
+        });
+    }
 
     Ok(Variant {
         title: def.title.unwrap_or_else(|| name.clone()),
@@ -337,6 +530,6 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
         pawns,
         castling,
         end,
-        mechanics: Mechanics::default(),
+        mechanics,
     })
 }

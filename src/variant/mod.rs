@@ -103,9 +103,66 @@ pub struct EndRules {
     pub insufficient_material: Vec<String>,
 }
 
+/// Deathmatch swap-in: as a whole move, a friendly piece of kind `from` becomes `to`.
+#[derive(Clone, Debug)]
+pub struct SwapIn {
+    pub from: u8,
+    pub to: u8,
+    /// Swaps each side may make in a game; 0 for no limit.
+    pub per_game: u8,
+}
+
+/// What a triggered promotion turns the piece into.
+#[derive(Clone, Debug)]
+pub enum RankPromotionChoice {
+    /// The player picks one of these kinds.
+    Choice(Vec<u8>),
+    /// Dictated by the opponent's strongest piece: (opponent's kind, resulting kind), from
+    /// the strongest down. No listed kind on the board: no promotion.
+    Dictated(Vec<(u8, u8)>),
+}
+
+/// Deathmatch: a pawn move onto `rank` turns one friendly `piece` into another kind.
+#[derive(Clone, Debug)]
+pub struct RankPromotion {
+    /// White's rank, from 0; mirrored for Black.
+    pub rank: u8,
+    pub piece: u8,
+    pub choice: RankPromotionChoice,
+    /// Legacy: pawns promote on the last rank to one of these kinds only while the mover has
+    /// none of them on the board, and then only to `piece` or the dictated kind.
+    pub family: Vec<u8>,
+}
+
+/// Deathmatch Home-File Transference: `pieces` on the border files within their owner's
+/// first `ranks` ranks also leap to the same rank of the other border file.
+#[derive(Clone, Debug)]
+pub struct Transference {
+    pub pieces: Vec<u8>,
+    pub ranks: u8,
+}
+
+/// Magician Chess: holes, and spells cast by `casters`.
+#[derive(Clone, Debug)]
+pub struct Spells {
+    pub casters: Vec<u8>,
+}
+
+/// Royal Magician's Chess: carriers that drop pieces when they first reach given ranks.
+#[derive(Clone, Debug)]
+pub struct Drops {
+    pub carriers: Vec<u8>,
+}
+
 /// The built-in mechanics a variant switches on. Each one lives in `src/rules/`.
 #[derive(Clone, Debug, Default)]
-pub struct Mechanics {}
+pub struct Mechanics {
+    pub swap_in: Option<SwapIn>,
+    pub rank_promotion: Option<RankPromotion>,
+    pub transference: Option<Transference>,
+    pub spells: Option<Spells>,
+    pub drops: Option<Drops>,
+}
 
 #[derive(Clone, Debug)]
 pub struct Variant {
@@ -132,12 +189,21 @@ impl Variant {
     }
     pub fn kind_of_letter(&self, letter: char) -> Option<u8> {
         let upper = letter.to_ascii_uppercase();
-        self.pieces.iter().position(|p| p.letter == upper).map(|i| i as u8)
+        self.pieces
+            .iter()
+            .position(|p| p.letter == upper)
+            .map(|i| i as u8)
     }
     pub fn king(&self) -> u8 {
-        self.pieces.iter().position(|p| p.role == Role::King).unwrap() as u8
+        self.pieces
+            .iter()
+            .position(|p| p.role == Role::King)
+            .unwrap() as u8
     }
     pub fn pawn(&self) -> Option<u8> {
-        self.pieces.iter().position(|p| p.role == Role::Pawn).map(|i| i as u8)
+        self.pieces
+            .iter()
+            .position(|p| p.role == Role::Pawn)
+            .map(|i| i as u8)
     }
 }

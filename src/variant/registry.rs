@@ -56,15 +56,18 @@ impl Registry {
         dir: &Path,
         check: impl Fn(&Variant) -> Result<(), String>,
     ) -> Result<Vec<String>, String> {
-        let entries = std::fs::read_dir(dir)
-            .map_err(|e| format!("variant folder {}: {e}", dir.display()))?;
+        let entries =
+            std::fs::read_dir(dir).map_err(|e| format!("variant folder {}: {e}", dir.display()))?;
         let mut paths: Vec<_> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "toml"))
             .collect();
         paths.sort();
         if paths.is_empty() {
-            return Err(format!("variant folder {}: no .toml files in it", dir.display()));
+            return Err(format!(
+                "variant folder {}: no .toml files in it",
+                dir.display()
+            ));
         }
         let mut parsed = Vec::new();
         for path in &paths {
@@ -73,10 +76,16 @@ impl Registry {
             let v = parse_variant(&text, &shown)?;
             check(&v).map_err(|e| format!("{shown}: {e}"))?;
             if parsed.iter().any(|w: &Variant| w.name == v.name) {
-                return Err(format!("{shown}: variant name '{}' is defined twice in the folder", v.name));
+                return Err(format!(
+                    "{shown}: variant name '{}' is defined twice in the folder",
+                    v.name
+                ));
             }
             parsed.push(v);
         }
-        Ok(parsed.into_iter().map(|v| self.insert(v).name.clone()).collect())
+        Ok(parsed
+            .into_iter()
+            .map(|v| self.insert(v).name.clone())
+            .collect())
     }
 }
