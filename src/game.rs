@@ -183,3 +183,9 @@ impl Game {
         true
     }
 }
+
+impl std::fmt::Debug for AnyPosition {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "AnyPosition({})", self.to_fen())
+    }
+}

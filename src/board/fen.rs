@@ -423,3 +423,9 @@ fn parse_unmoved<B: Bitboard>(pos: &Position<B>, value: &str) -> Result<B, Strin
     }
     Ok(set)
 }
+
+impl<B: Bitboard> std::fmt::Debug for Position<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}

@@ -45,10 +45,14 @@ pub fn expand<B: Bitboard>(pos: &Position<B>, rule: &RankPromotion, list: &mut M
         layout.dims.ranks - 1 - rule.rank
     };
     let dims = layout.dims;
+    let pawns = pos.pieces(us, pawn);
+    let rank_squares = (0..dims.files).fold(B::EMPTY, |acc, f| {
+        acc | B::from_square(dims.square(f, rank))
+    });
     let triggers = |m: &Move| {
-        matches!(m.kind(), MoveKind::Normal | MoveKind::EnPassant)
-            && dims.rank(m.to()) == rank
-            && pos.piece_at(m.from()).is_some_and(|p| p.kind() == pawn)
+        rank_squares.has(m.to())
+            && pawns.has(m.from())
+            && matches!(m.kind(), MoveKind::Normal | MoveKind::EnPassant)
     };
     if !list.iter().any(triggers) {
         return;
