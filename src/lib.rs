@@ -6,8 +6,10 @@
 
 pub mod board;
 pub mod diagram;
+pub mod eval;
 pub mod game;
 pub mod movegen;
 pub mod protocol;
 pub mod rules;
+pub mod search;
 pub mod variant;

@@ -48,6 +48,49 @@ enum Command {
     },
     /// List the variants with their board size and source file.
     Variants,
+    /// Search a fixed set of positions of every variant: prints the node-count signature
+    /// and the speed.
+    Bench {
+        /// Search depth.
+        #[arg(default_value_t = magus::search::bench::DEFAULT_DEPTH)]
+        depth: i32,
+        /// Search threads.
+        #[arg(default_value_t = 1)]
+        threads: usize,
+    },
+    /// Analyse a position: a board diagram, then one line per iteration.
+    Analyze(AnalyzeArgs),
+}
+
+#[derive(clap::Args)]
+struct AnalyzeArgs {
+    /// The variant (see `magus variants`).
+    #[arg(long, default_value = "chess")]
+    variant: String,
+    /// Start from this position instead of the variant's start.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves to play first, in coordinate notation (e2e4 ...).
+    #[arg(long, num_args = 1..)]
+    moves: Vec<String>,
+    /// Stop at this depth.
+    #[arg(long, conflicts_with_all = ["movetime", "nodes"])]
+    depth: Option<i32>,
+    /// Think this many milliseconds (default 5000 when neither depth nor nodes is given).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Stop after this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Show this many best lines.
+    #[arg(long, default_value_t = 1)]
+    multipv: usize,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Hash table size in MB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
 }
 
 fn main() -> ExitCode {
@@ -71,6 +114,8 @@ fn main() -> ExitCode {
             fen,
             divide,
         } => perft(&registry, &variant, depth, fen.as_deref(), divide),
+        Command::Bench { depth, threads } => bench(depth, threads),
+        Command::Analyze(args) => analyze(&registry, &args),
         Command::Variants => {
             for v in registry.all() {
                 println!(
@@ -135,6 +180,102 @@ fn perft(
             "Nodes/second: {:.0}",
             nodes as f64 / elapsed.as_secs_f64().max(1e-9)
         );
+    }
+    Ok(())
+}
+
+fn bench(depth: i32, threads: usize) -> Result<(), String> {
+    if !(1..=64).contains(&depth) {
+        return Err(format!("bench depth: {depth} is not from 1 to 64"));
+    }
+    if !(1..=1024).contains(&threads) {
+        return Err(format!("bench threads: {threads} is not from 1 to 1024"));
+    }
+    let verbose = std::io::stderr().is_terminal();
+    let result = magus::search::bench::run(depth, threads, |i, name, nodes| {
+        if verbose {
+            eprintln!("position {i:>2} {name:<18} {nodes:>12} nodes");
+        }
+    })?;
+    let ms = result.time.as_millis().max(1);
+    println!("===========================");
+    println!("Total time (ms) : {ms}");
+    println!("Nodes searched  : {}", result.nodes);
+    println!("Nodes/second    : {}", result.nodes as u128 * 1000 / ms);
+    Ok(())
+}
+
+fn analyze(registry: &Registry, args: &AnalyzeArgs) -> Result<(), String> {
+    use magus::search::time::Limits;
+    use magus::search::tt::TranspositionTable;
+    use magus::search::{SearchControl, SearchOptions, think};
+
+    let variant = find_variant(registry, &args.variant)?;
+    let start =
+        AnyPosition::from_fen(variant, args.fen.as_deref()).map_err(|e| format!("--fen: {e}"))?;
+    let moves: Vec<&str> = args.moves.iter().map(String::as_str).collect();
+    let game =
+        magus::game::Game::from_moves(start, &moves, 1).map_err(|e| format!("--moves: {e}"))?;
+    if !(1..=256).contains(&args.multipv) {
+        return Err(format!("--multipv: {} is not from 1 to 256", args.multipv));
+    }
+    if !(1..=1024).contains(&args.threads) {
+        return Err(format!("--threads: {} is not from 1 to 1024", args.threads));
+    }
+    let tt = TranspositionTable::new(args.hash).map_err(|e| format!("--hash: {e}"))?;
+    let mut limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        ..Limits::default()
+    };
+    if args.depth.is_none() && args.nodes.is_none() || args.movetime.is_some() {
+        limits.movetime = Some(std::time::Duration::from_millis(
+            args.movetime.unwrap_or(5000),
+        ));
+    }
+    let options = SearchOptions {
+        threads: args.threads,
+        multipv: args.multipv,
+        ..SearchOptions::default()
+    };
+    let pos = *game.position();
+    print!("{}", magus::diagram::text_board(&pos));
+    println!(
+        "{} to move   FEN {}",
+        if pos.to_fen().split(' ').nth(1) == Some("w") {
+            "White"
+        } else {
+            "Black"
+        },
+        pos.to_fen()
+    );
+    let control = SearchControl::default();
+    let history = &game.hashes()[..game.hashes().len() - 1];
+    let result = magus::with_position!(&pos, p => {
+        let report = |r: &magus::search::Report| {
+            let score = match r.score {
+                magus::search::Score::Centipawns(cp) => format!("{:+.2}", cp as f64 / 100.0),
+                magus::search::Score::Mate(m) => format!("#{m}"),
+            };
+            let mut line = *p;
+            let pv: Vec<String> = r.pv.iter().map(|&m| {
+                let text = magus::protocol::notation::to_wire(&line, m, 1);
+                line.play(m);
+                text
+            }).collect();
+            let secs = r.time.as_secs_f64().max(1e-6);
+            let bound = match r.bound { Some(true) => " (lower bound)", Some(false) => " (upper bound)", None => "" };
+            let k = if args.multipv > 1 { format!(" [{}]", r.multipv) } else { String::new() };
+            println!("depth {:>2}/{:<2}{k} score {score:>7}{bound} nodes {:>10} nps {:>8.0}  {}", r.depth, r.seldepth, r.nodes, r.nodes as f64 / secs, pv.join(" "));
+        };
+        think(p, history, &limits, &options, &tt, &control, &report)
+    });
+    if result.best.is_null() {
+        println!("no legal move");
+    } else {
+        let best =
+            magus::with_position!(&pos, p => magus::protocol::notation::to_wire(p, result.best, 1));
+        println!("best move {best}");
     }
     Ok(())
 }
