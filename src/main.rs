@@ -281,7 +281,9 @@ fn analyze(registry: &Registry, args: &AnalyzeArgs) -> Result<(), String> {
 }
 
 fn run_uci(registry: Registry) {
-    let mut session = UciSession::new(registry, std::io::stdout());
+    let out: magus::protocol::uci::Output =
+        std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
+    let mut session = UciSession::new(registry, out);
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         if !session.handle_line(&line) {

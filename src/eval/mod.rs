@@ -176,3 +176,57 @@ pub fn evaluate<B: Bitboard>(pos: &Position<B>, tables: &EvalTables) -> i32 {
         -white + tempo
     }
 }
+
+/// One term of the evaluation, for both sides, tapered, in centipawns.
+pub struct Term {
+    pub name: &'static str,
+    pub white: i32,
+    pub black: i32,
+}
+
+/// The evaluation term by term (what `eval` prints).
+pub fn breakdown<B: Bitboard>(pos: &Position<B>) -> Vec<Term> {
+    let tables = EvalTables::of(pos.layout());
+    let layout = pos.layout();
+    let mut phase = 0;
+    for sq in pos.occupied().squares() {
+        phase += tables.phase_weight[pos.piece_at(sq).unwrap().kind().index()];
+    }
+    let phase = phase.min(tables.total_phase);
+    let taper =
+        |mg: i32, eg: i32| (mg * phase + eg * (tables.total_phase - phase)) / tables.total_phase;
+    let mut material = [0; 2];
+    let mut placement = [0; 2];
+    for color in Color::BOTH {
+        let c = color.index();
+        for sq in pos.color_bb(color).squares() {
+            let kind = pos.piece_at(sq).unwrap().kind();
+            let at = (kind.index() * 2 + c) * tables.squares + sq.index();
+            let value = layout.value(kind);
+            material[c] += value;
+            placement[c] += taper(tables.mg[at] - value, tables.eg[at] - value);
+        }
+    }
+    let tempo = if pos.side() == Color::White {
+        [10, 0]
+    } else {
+        [0, 10]
+    };
+    vec![
+        Term {
+            name: "Material",
+            white: material[0],
+            black: material[1],
+        },
+        Term {
+            name: "Placement",
+            white: placement[0],
+            black: placement[1],
+        },
+        Term {
+            name: "Tempo",
+            white: tempo[0],
+            black: tempo[1],
+        },
+    ]
+}

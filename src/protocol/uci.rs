@@ -1,26 +1,69 @@
-//! The UCI protocol. vampirc-uci parses the fixed-form commands; `position` and move lists
-//! are read by the engine's own notation code, which knows every board size.
+//! The UCI protocol. vampirc-uci parses the fixed-form commands (`uci`, `isready`,
+//! `setoption`, `ucinewgame`, `stop`, `ponderhit`, `quit`); `position` and `go` are read by
+//! the engine's own code, because they carry moves (`searchmoves`, `moves`) that vampirc-uci
+//! only knows on 8x8 boards.
+//!
+//! The search runs on its own thread so that `stop`, `ponderhit` and `isready` are answered
+//! while it thinks; it prints `bestmove` itself when it ends.
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
 
 use vampirc_uci::UciMessage;
 
 use crate::game::{AnyPosition, Game, check_variant};
+use crate::protocol::notation;
+use crate::search::time::Limits;
+use crate::search::tt::TranspositionTable;
+use crate::search::{Report, Score, SearchControl, SearchOptions, think};
 use crate::variant::Registry;
+use crate::with_position;
 
 pub const ENGINE_NAME: &str = concat!("magus ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the magus developers";
 
-/// The state of a UCI session: known variants, the current variant and game.
-pub struct UciSession<W: Write> {
-    registry: Registry,
-    game: Game,
-    out: W,
+/// Where the engine's lines go; shared with the search thread.
+pub type Output = Arc<Mutex<dyn Write + Send>>;
+
+pub fn say(out: &Output, text: &str) {
+    // A closed output means the GUI is gone: there is nobody left to tell.
+    if let Ok(mut w) = out.lock() {
+        let _ = writeln!(w, "{text}");
+        let _ = w.flush();
+    }
 }
 
-impl<W: Write> UciSession<W> {
-    pub fn new(registry: Registry, out: W) -> UciSession<W> {
+/// The most threads `Threads` accepts: twice the machine's cores.
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get()) * 2
+}
+
+/// The 12-point payoff of Magi values a stalemate 7–5 (a draw is 6–6): the search scores
+/// giving stalemate this much above a draw.
+pub const PAYOFF_STALEMATE_BONUS: i32 = 150;
+
+struct RunningSearch {
+    control: Arc<SearchControl>,
+    handle: JoinHandle<()>,
+}
+
+/// The state of a UCI session: known variants, the current game, options and the search.
+pub struct UciSession {
+    registry: Registry,
+    game: Game,
+    out: Output,
+    tt: Arc<TranspositionTable>,
+    options: SearchOptions,
+    payoff_scoring: bool,
+    search: Option<RunningSearch>,
+}
+
+impl UciSession {
+    pub fn new(registry: Registry, out: Output) -> UciSession {
         let variant = registry.get("chess").unwrap_or(registry.all()[0]);
         let start =
             AnyPosition::from_fen(variant, None).expect("built-in start positions are sound");
@@ -28,16 +71,18 @@ impl<W: Write> UciSession<W> {
             registry,
             game: Game::new(start),
             out,
+            tt: Arc::new(TranspositionTable::new(16).expect("a 16 MB table")),
+            options: SearchOptions::default(),
+            payoff_scoring: false,
+            search: None,
         }
     }
 
-    fn say(&mut self, text: &str) {
-        // A closed output means the GUI is gone; there is nobody left to tell.
-        let _ = writeln!(self.out, "{text}");
-        let _ = self.out.flush();
+    fn say(&self, text: &str) {
+        say(&self.out, text);
     }
 
-    fn error(&mut self, text: &str) {
+    fn error(&self, text: &str) {
         self.say(&format!("info string error: {text}"));
     }
 
@@ -45,103 +90,182 @@ impl<W: Write> UciSession<W> {
         &self.game
     }
 
+    fn searching(&self) -> bool {
+        self.search
+            .as_ref()
+            .is_some_and(|s| !s.handle.is_finished())
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    fn stop_search(&mut self) {
+        if let Some(s) = self.search.take() {
+            s.control.stop.store(true, Ordering::Relaxed);
+            s.control.pondering.store(false, Ordering::Relaxed);
+            let _ = s.handle.join();
+        }
+    }
+
     /// Handles one line; returns false on `quit`.
     pub fn handle_line(&mut self, line: &str) -> bool {
         let line = line.trim();
-        let mut words = line.split_whitespace();
-        let Some(first) = words.next() else {
+        let Some(first) = line.split_whitespace().next() else {
             return true;
         };
+        let rest = line[first.len()..].trim();
+        let busy = self.searching();
         match first {
-            "position" => self.position(&line["position".len()..]),
-            "d" => self.display(),
-            "go" if line.split_whitespace().nth(1) == Some("perft") => {
-                let depth = line.split_whitespace().nth(2).map(str::parse::<u32>);
-                match depth {
-                    Some(Ok(d)) if (1..=20).contains(&d) => self.perft(d),
-                    _ => self.error("go perft needs a depth from 1 to 20"),
+            "isready" => self.say("readyok"),
+            "stop" => self.stop_search(),
+            "ponderhit" => {
+                if let Some(s) = &self.search {
+                    s.control.ponderhit();
                 }
             }
+            "quit" => {
+                self.stop_search();
+                return false;
+            }
+            _ if busy => self.error(&format!("'{first}' while searching; send 'stop' first")),
+            "position" => self.position(rest),
+            "go" => self.go(rest),
+            "d" => self.display(),
+            "eval" => self.eval(),
+            "bench" => self.bench(rest),
             _ => match vampirc_uci::parse_one(line) {
                 UciMessage::Uci => self.uci(),
-                UciMessage::IsReady => self.say("readyok"),
                 UciMessage::UciNewGame => {
-                    let start = *self.game.start();
-                    self.game = Game::new(start);
+                    self.stop_search();
+                    self.tt.clear();
+                    self.game =
+                        Game::new(AnyPosition::from_fen(self.game.variant(), None).expect("start"));
                 }
                 UciMessage::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-                UciMessage::Quit => return false,
-                UciMessage::Debug(_) | UciMessage::Stop | UciMessage::PonderHit => {}
+                UciMessage::Debug(_) | UciMessage::Register { .. } => {}
                 _ => self.error(&format!("unknown command '{line}'")),
             },
         }
         true
     }
 
-    fn uci(&mut self) {
+    fn uci(&self) {
         self.say(&format!("id name {ENGINE_NAME}"));
         self.say(&format!("id author {ENGINE_AUTHOR}"));
-        let names = self.registry.names();
-        let vars: String = names.iter().map(|n| format!(" var {n}")).collect();
-        let current = self.game.variant().name.clone();
+        self.say("option name Hash type spin default 16 min 1 max 65536");
+        self.say(&format!(
+            "option name Threads type spin default 1 min 1 max {}",
+            max_threads()
+        ));
+        self.say("option name MultiPV type spin default 1 min 1 max 256");
+        self.say("option name Ponder type check default false");
+        self.say("option name Move Overhead type spin default 30 min 0 max 5000");
+        self.say("option name Clear Hash type button");
+        let vars: String = self
+            .registry
+            .names()
+            .iter()
+            .map(|n| format!(" var {n}"))
+            .collect();
+        let current = &self.game.variant().name;
         self.say(&format!(
             "option name UCI_Variant type combo default {current}{vars}"
         ));
         self.say("option name VariantPath type string default <empty>");
+        self.say("option name Scoring type combo default standard var standard var magi-12");
         self.say("uciok");
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let value = value.unwrap_or("").trim();
-        match name.trim().to_ascii_lowercase().as_str() {
-            "uci_variant" => match self.registry.get(value) {
-                Some(variant) => match AnyPosition::from_fen(variant, None) {
-                    Ok(start) => {
-                        self.game = Game::new(start);
-                        self.say(&format!(
-                            "info string variant {} files {} ranks {} startpos {}",
-                            variant.name, variant.files, variant.ranks, variant.start_fen
-                        ));
-                    }
-                    Err(e) => self.error(&e),
-                },
-                None => {
-                    let known = self.registry.names().join(", ");
-                    self.error(&format!("unknown variant '{value}' (known: {known})"));
-                }
+        let number = |min: usize, max: usize| -> Result<usize, String> {
+            match value.parse::<usize>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(n),
+                _ => Err(format!(
+                    "option '{name}': '{value}' is not a number from {min} to {max}"
+                )),
+            }
+        };
+        let result: Result<(), String> = match name.trim().to_ascii_lowercase().as_str() {
+            "hash" => number(1, 65536).and_then(|mb| {
+                // The old table stays if the new one cannot be had.
+                let table = TranspositionTable::new(mb)?;
+                self.tt = Arc::new(table);
+                Ok(())
+            }),
+            "threads" => number(1, max_threads()).map(|n| self.options.threads = n),
+            "multipv" => number(1, 256).map(|n| self.options.multipv = n),
+            "move overhead" => number(0, 5000)
+                .map(|n| self.options.move_overhead = Duration::from_millis(n as u64)),
+            "ponder" => match value {
+                "true" | "false" => Ok(()),
+                _ => Err(format!("option 'Ponder': '{value}' is not true or false")),
             },
+            "clear hash" => {
+                self.tt.clear();
+                Ok(())
+            }
+            "scoring" => match value {
+                "standard" => {
+                    self.payoff_scoring = false;
+                    Ok(())
+                }
+                "magi-12" => {
+                    self.payoff_scoring = true;
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "option 'Scoring': '{value}' is not standard or magi-12"
+                )),
+            },
+            "uci_variant" => self.set_variant(value),
             "variantpath" => {
                 if value.is_empty() || value == "<empty>" {
-                    return;
-                }
-                match self.registry.load_dir(Path::new(value), check_variant) {
-                    Ok(names) => {
-                        self.say(&format!("info string loaded variants: {}", names.join(" ")))
-                    }
-                    Err(e) => self.error(&e),
+                    Ok(())
+                } else {
+                    self.registry
+                        .load_dir(Path::new(value), check_variant)
+                        .map(|names| {
+                            self.say(&format!("info string loaded variants: {}", names.join(" ")))
+                        })
                 }
             }
-            _ => self.error(&format!("unknown option '{name}'")),
+            _ => Err(format!("unknown option '{name}'")),
+        };
+        if let Err(e) = result {
+            self.error(&e);
         }
+    }
+
+    fn set_variant(&mut self, name: &str) -> Result<(), String> {
+        let Some(variant) = self.registry.get(name) else {
+            return Err(format!(
+                "unknown variant '{name}' (known: {})",
+                self.registry.names().join(", ")
+            ));
+        };
+        let start = AnyPosition::from_fen(variant, None)?;
+        self.game = Game::new(start);
+        self.say(&format!(
+            "info string variant {} files {} ranks {} startpos {}",
+            variant.name, variant.files, variant.ranks, variant.start_fen
+        ));
+        Ok(())
     }
 
     /// `position startpos|fen FEN [moves m1 m2 …]`. Nothing changes unless all of it is good.
     fn position(&mut self, args: &str) {
-        let args = args.trim();
-        let (setup, moves) = match args.find(" moves") {
+        let (setup, moves) = match args.find("moves") {
             Some(i) => (
-                &args[..i],
-                args[i + " moves".len()..]
+                args[..i].trim(),
+                args[i + "moves".len()..]
                     .split_whitespace()
                     .collect::<Vec<_>>(),
             ),
-            None if args.ends_with("moves") => (args.trim_end_matches("moves").trim(), vec![]),
-            None => (args, vec![]),
+            None => (args.trim(), vec![]),
         };
         let variant = self.game.variant();
         let start = if setup == "startpos" {
             AnyPosition::from_fen(variant, None)
-        } else if let Some(fen) = setup.strip_prefix("fen ") {
+        } else if let Some(fen) = setup.strip_prefix("fen") {
             AnyPosition::from_fen(variant, Some(fen.trim()))
         } else {
             Err(format!(
@@ -154,10 +278,116 @@ impl<W: Write> UciSession<W> {
         }
     }
 
-    fn display(&mut self) {
+    /// Reads the `go` parameters. Unknown words and bad numbers are errors, not ignored.
+    fn parse_go(&self, args: &str) -> Result<Limits, String> {
+        let mut limits = Limits::default();
+        let white = self.game.position().to_fen().split_whitespace().nth(1) == Some("w");
+        let words: Vec<&str> = args.split_whitespace().collect();
+        let mut i = 0;
+        let mut time = [None, None];
+        let mut inc = [Duration::ZERO, Duration::ZERO];
+        let number = |i: usize| -> Result<u64, String> {
+            let word = words
+                .get(i + 1)
+                .ok_or_else(|| format!("go: '{}' needs a number", words[i]))?;
+            // Negative clocks happen (a GUI's late message): treat them as zero.
+            if let Some(neg) = word.strip_prefix('-') {
+                return neg
+                    .parse::<u64>()
+                    .map(|_| 0)
+                    .map_err(|_| format!("go {}: '{word}' is not a number", words[i]));
+            }
+            word.parse::<u64>()
+                .map_err(|_| format!("go {}: '{word}' is not a number", words[i]))
+        };
+        let ms = |n: u64| Duration::from_millis(n.min(1 << 40));
+        while i < words.len() {
+            match words[i] {
+                "wtime" => time[0] = Some(ms(number(i)?)),
+                "btime" => time[1] = Some(ms(number(i)?)),
+                "winc" => inc[0] = ms(number(i)?),
+                "binc" => inc[1] = ms(number(i)?),
+                "movestogo" => limits.moves_to_go = Some(number(i)?.clamp(1, 1000) as u32),
+                "depth" => limits.depth = Some(number(i)?.clamp(1, 127) as i32),
+                "nodes" => limits.nodes = Some(number(i)?.max(1)),
+                "mate" => limits.mate_in = Some(number(i)?.clamp(1, 500) as i32),
+                "movetime" => limits.movetime = Some(ms(number(i)?)),
+                "infinite" => {
+                    limits.infinite = true;
+                    i += 1;
+                    continue;
+                }
+                "ponder" => {
+                    limits.ponder = true;
+                    i += 1;
+                    continue;
+                }
+                "searchmoves" => {
+                    i += 1;
+                    while i < words.len() {
+                        let pos = self.game.position();
+                        let m = with_position!(pos, p => notation::parse_wire(p, words[i], 1));
+                        match m {
+                            Ok(m) => limits.searchmoves.push(m),
+                            Err(_) if is_go_keyword(words[i]) => break,
+                            Err(e) => return Err(format!("go searchmoves: {e}")),
+                        }
+                        i += 1;
+                    }
+                    continue;
+                }
+                other => return Err(format!("go: unknown parameter '{other}'")),
+            }
+            i += 2;
+        }
+        let side = if white { 0 } else { 1 };
+        limits.time_left = time[side];
+        limits.increment = inc[side];
+        if let Some(n) = limits.mate_in
+            && limits.depth.is_none()
+            && !limits.is_timed()
+        {
+            limits.depth = Some((2 * n + 1).min(127));
+        }
+        Ok(limits)
+    }
+
+    fn go(&mut self, args: &str) {
+        if args.split_whitespace().next() == Some("perft") {
+            match args.split_whitespace().nth(1).map(str::parse::<u32>) {
+                Some(Ok(d)) if (1..=20).contains(&d) => self.perft(d),
+                _ => self.error("go perft needs a depth from 1 to 20"),
+            }
+            return;
+        }
+        let limits = match self.parse_go(args) {
+            Ok(l) => l,
+            Err(e) => return self.error(&e),
+        };
+        self.stop_search();
+        let control = Arc::new(SearchControl::default());
+        let mut options = self.options.clone();
+        if self.payoff_scoring {
+            options.stalemate_bonus = PAYOFF_STALEMATE_BONUS;
+        }
+        let tt = Arc::clone(&self.tt);
+        let out = Arc::clone(&self.out);
+        let game = self.game.clone();
+        let thread_control = Arc::clone(&control);
+        let spawned = std::thread::Builder::new()
+            .name("uci-search".into())
+            .spawn(move || {
+                run_search(&game, &limits, &options, &tt, &thread_control, &out);
+            });
+        match spawned {
+            Ok(handle) => self.search = Some(RunningSearch { control, handle }),
+            Err(e) => self.error(&format!("cannot start the search: {e}")),
+        }
+    }
+
+    fn display(&self) {
         let pos = *self.game.position();
-        let text = crate::diagram::text_board(&pos);
-        for line in text.lines() {
+        for line in crate::diagram::text_board(&pos).lines() {
             self.say(line);
         }
         self.say(&format!("Fen: {}", pos.to_fen()));
@@ -168,8 +398,46 @@ impl<W: Write> UciSession<W> {
         ));
     }
 
-    fn perft(&mut self, depth: u32) {
-        let start = std::time::Instant::now();
+    fn eval(&self) {
+        let pos = *self.game.position();
+        let terms = with_position!(&pos, p => crate::eval::breakdown(p));
+        self.say("     Term    |  White |  Black |  Total");
+        for t in &terms {
+            self.say(&format!(
+                "{:>12} | {:>6} | {:>6} | {:>6}",
+                t.name,
+                t.white,
+                t.black,
+                t.white - t.black
+            ));
+        }
+        let total = with_position!(&pos, p => crate::eval::evaluate(p, crate::eval::EvalTables::of(p.layout())));
+        self.say(&format!("Final evaluation: {total} (side to move)"));
+    }
+
+    fn bench(&self, args: &str) {
+        let mut words = args.split_whitespace();
+        let depth = words
+            .next()
+            .and_then(|w| w.parse().ok())
+            .unwrap_or(crate::search::bench::DEFAULT_DEPTH);
+        let threads = words.next().and_then(|w| w.parse().ok()).unwrap_or(1);
+        match crate::search::bench::run(depth.clamp(1, 64), threads, |_, _, _| {}) {
+            Ok(r) => {
+                let ms = r.time.as_millis().max(1);
+                self.say("===========================");
+                self.say(&format!("Total time (ms) : {ms}"));
+                self.say(&format!("Nodes searched  : {}", r.nodes));
+                self.say(&format!(
+                    "Nodes/second    : {}",
+                    r.nodes as u128 * 1000 / ms
+                ));
+            }
+            Err(e) => self.error(&e),
+        }
+    }
+
+    fn perft(&self, depth: u32) {
         let pos = *self.game.position();
         let mut total = 0;
         for (m, n) in pos.divide(depth) {
@@ -178,6 +446,81 @@ impl<W: Write> UciSession<W> {
         }
         self.say("");
         self.say(&format!("Nodes searched: {total}"));
-        log::debug!("perft {depth} took {:?}", start.elapsed());
+    }
+}
+
+fn is_go_keyword(word: &str) -> bool {
+    matches!(
+        word,
+        "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movestogo"
+            | "depth"
+            | "nodes"
+            | "mate"
+            | "movetime"
+            | "infinite"
+            | "ponder"
+    )
+}
+
+/// Formats a search report as a UCI `info` line.
+pub fn info_line(pos: &AnyPosition, r: &Report) -> String {
+    let score = match r.score {
+        Score::Centipawns(cp) => format!("cp {cp}"),
+        Score::Mate(m) => format!("mate {m}"),
+    };
+    let bound = match r.bound {
+        Some(true) => " lowerbound",
+        Some(false) => " upperbound",
+        None => "",
+    };
+    let ms = r.time.as_millis();
+    let nps = r.nodes as u128 * 1000 / ms.max(1);
+    let pv = pv_wire(pos, &r.pv, 1).join(" ");
+    format!(
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} time {ms} pv {pv}",
+        r.depth, r.seldepth, r.multipv, r.nodes, r.hashfull
+    )
+}
+
+/// A line of moves in wire notation, played out from `pos`.
+pub fn pv_wire(pos: &AnyPosition, pv: &[crate::board::Move], first_rank: u8) -> Vec<String> {
+    let mut line = *pos;
+    let mut out = Vec::new();
+    for &m in pv {
+        with_position!(&mut line, p => {
+            out.push(notation::to_wire(p, m, first_rank));
+            p.play(m);
+        });
+    }
+    out
+}
+
+fn run_search(
+    game: &Game,
+    limits: &Limits,
+    options: &SearchOptions,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+    out: &Output,
+) {
+    let pos = *game.position();
+    let history = &game.hashes()[..game.hashes().len() - 1];
+    let report = |r: &Report| say(out, &info_line(&pos, r));
+    let result =
+        with_position!(&pos, p => think(p, history, limits, options, tt, control, &report));
+    if result.best.is_null() {
+        say(out, "bestmove (none)");
+        return;
+    }
+    let mut line = vec![result.best];
+    line.extend(result.ponder);
+    let wire = pv_wire(&pos, &line, 1);
+    match wire.get(1) {
+        Some(ponder) => say(out, &format!("bestmove {} ponder {ponder}", wire[0])),
+        None => say(out, &format!("bestmove {}", wire[0])),
     }
 }

@@ -187,7 +187,10 @@ pub fn think<B: Bitboard>(
     };
     tt.new_search();
 
-    let legal: Vec<Move> = root.legal_moves().into_iter().collect();
+    let mut legal: Vec<Move> = root.legal_moves().into_iter().collect();
+    if !limits.searchmoves.is_empty() {
+        legal.retain(|m| limits.searchmoves.contains(m));
+    }
     if legal.is_empty() {
         return SearchResult {
             best: Move::NULL,

@@ -17,6 +17,8 @@ pub struct Limits {
     pub infinite: bool,
     /// Pondering: search until `ponderhit` (then the clock applies) or `stop`.
     pub ponder: bool,
+    /// Only these root moves (empty: all).
+    pub searchmoves: Vec<crate::board::Move>,
 }
 
 impl Limits {
