@@ -97,6 +97,32 @@ impl AnyPosition {
             }
         }
     }
+    /// The SAN of a legal move.
+    pub fn san(&self, m: Move) -> String {
+        with_position!(self, p => crate::protocol::san::to_san(p, m))
+    }
+    /// Reads a move in SAN (or coordinates) and returns the position after it.
+    pub fn after_san(&self, text: &str) -> Result<(AnyPosition, Move), String> {
+        let mut next = *self;
+        let m = with_position!(&mut next, p => {
+            let m = crate::protocol::san::parse_san(p, text)?;
+            p.play(m);
+            m
+        });
+        Ok((next, m))
+    }
+    /// A line of moves in SAN, played out from here.
+    pub fn line_san(&self, moves: &[Move]) -> Vec<String> {
+        let mut pos = *self;
+        moves
+            .iter()
+            .map(|&m| {
+                let text = pos.san(m);
+                with_position!(&mut pos, p => p.play(m));
+                text
+            })
+            .collect()
+    }
     pub fn in_check(&self) -> bool {
         with_position!(self, p => p.in_check())
     }

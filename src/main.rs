@@ -257,12 +257,7 @@ fn analyze(registry: &Registry, args: &AnalyzeArgs) -> Result<(), String> {
                 magus::search::Score::Centipawns(cp) => format!("{:+.2}", cp as f64 / 100.0),
                 magus::search::Score::Mate(m) => format!("#{m}"),
             };
-            let mut line = *p;
-            let pv: Vec<String> = r.pv.iter().map(|&m| {
-                let text = magus::protocol::notation::to_wire(&line, m, 1);
-                line.play(m);
-                text
-            }).collect();
+            let pv = pos.line_san(&r.pv);
             let secs = r.time.as_secs_f64().max(1e-6);
             let bound = match r.bound { Some(true) => " (lower bound)", Some(false) => " (upper bound)", None => "" };
             let k = if args.multipv > 1 { format!(" [{}]", r.multipv) } else { String::new() };

@@ -316,3 +316,40 @@ fn bad_input_is_refused_with_a_reason() {
     let err = pos.after_wire("e7e8m", 1).unwrap_err();
     assert!(err.contains("not a legal move"), "{err}");
 }
+
+fn san_of(pos: &AnyPosition, wire: &str) -> String {
+    let (_, m) = pos.after_wire(wire, 1).unwrap();
+    pos.san(m)
+}
+
+/// §1.8: the notation of the inventor, written and read back.
+#[test]
+fn deathmatch_san_sec_1_8() {
+    let start = position("deathmatch", START);
+    assert_eq!(san_of(&start, "c1c1m"), "Bc1=M");
+    // One Magician: its square is left out; mate is marked.
+    let mate = position("deathmatch", "7k/8/8/8/7p/2m5/8/1K6 b - - 0 1");
+    assert_eq!(san_of(&mate, "h4h3,c3c3h"), "h3 M=H#");
+    for text in ["h3 M=H#", "h3 Mc3=H#", "h4h3 Mc3=H", "h4-h3 M=H"] {
+        let (_, m) = mate
+            .after_san(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(san_of(&mate, "h4h3,c3c3h"), mate.san(m), "{text}");
+    }
+    // Two Magicians: the square names the one that changes.
+    let two = position("deathmatch", "k7/8/8/4P3/8/8/M6M/7K w - - 0 1");
+    assert_eq!(san_of(&two, "e5e6,h2h2t"), "e6 Mh2=T");
+    // e.p. onto the 6th rank, read in the long form `e5xd5-d6 Md2=T`.
+    let ep = play(
+        &position("deathmatch", "4k3/3p4/8/4P3/8/8/3M4/4K3 b - - 0 1"),
+        "d7d5",
+    );
+    assert_eq!(san_of(&ep, "e5d6,d2d2t"), "exd6 M=T");
+    let (_, m) = ep.after_san("e5xd5-d6 Md2=T").unwrap();
+    assert_eq!(ep.san(m), "exd6 M=T");
+    // Transference captures, and gives check across a full rank (Mb2-a1 attacks h1).
+    let capture = position("deathmatch", "k7/8/8/8/8/7K/8/M6r w - - 0 1");
+    assert_eq!(san_of(&capture, "a1h1"), "Mxh1");
+    let check = position("deathmatch", "K7/8/8/8/8/8/1M6/1NBRQBNk w - - 0 1");
+    assert_eq!(san_of(&check, "b2a1"), "Ma1+");
+}

@@ -1,4 +1,5 @@
 //! How the engine talks: move notation, UCI.
 
 pub mod notation;
+pub mod san;
 pub mod uci;

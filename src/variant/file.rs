@@ -107,6 +107,8 @@ struct CastlingFile {
     king_file: String,
     king_side: Option<CastleSideFile>,
     queen_side: Option<CastleSideFile>,
+    king_side_san: Option<String>,
+    queen_side_san: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -370,10 +372,22 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
             if king_side.is_none() && queen_side.is_none() {
                 return Err("key 'castling': give 'king_side' or 'queen_side'".into());
             }
+            for (key, san) in [
+                ("king_side_san", &c.king_side_san),
+                ("queen_side_san", &c.queen_side_san),
+            ] {
+                if let Some(san) = san
+                    && (san.is_empty() || san.contains(char::is_whitespace))
+                {
+                    return Err(format!("key 'castling.{key}': '{san}' must be one word"));
+                }
+            }
             Some(Castling {
                 king_file,
                 king_side,
                 queen_side,
+                king_side_san: c.king_side_san,
+                queen_side_san: c.queen_side_san,
             })
         }
     };

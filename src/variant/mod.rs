@@ -82,6 +82,9 @@ pub struct Castling {
     pub king_side: Option<CastleSide>,
     /// The right written `Q`/`q` in FEN.
     pub queen_side: Option<CastleSide>,
+    /// How SAN writes each castling, if not `O-O` / `O-O-O`.
+    pub king_side_san: Option<String>,
+    pub queen_side_san: Option<String>,
 }
 
 /// What a stalemate means for the side that cannot move.
