@@ -1,0 +1,213 @@
+//! The search: mates found at their true distance (checked by an exhaustive solver written
+//! here, independent of alpha-beta), legal answers only, the forced move at once, repetition
+//! scored as a draw, a stable bench signature.
+
+use magus::board::{Bitboard, Move, Position};
+use magus::game::{AnyPosition, Game};
+use magus::rules::end::{Outcome, Reason, outcome};
+use magus::search::time::Limits;
+use magus::search::tt::TranspositionTable;
+use magus::search::{Score, SearchControl, SearchOptions, SearchResult, think};
+use magus::variant::Registry;
+use magus::with_position;
+
+fn position(variant: &str, fen: &str) -> AnyPosition {
+    let registry = Registry::builtin();
+    let v = registry
+        .get(variant)
+        .unwrap_or_else(|| panic!("no variant {variant}"));
+    AnyPosition::from_fen(v, Some(fen)).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn search(pos: &AnyPosition, history: &[u64], limits: Limits, threads: usize) -> SearchResult {
+    let tt = TranspositionTable::new(16).unwrap();
+    let options = SearchOptions {
+        threads,
+        ..SearchOptions::default()
+    };
+    let control = SearchControl::default();
+    with_position!(pos, p => think(p, history, &limits, &options, &tt, &control, &|_| {}))
+}
+
+/// Can the side to move force mate within `moves` of its moves? Plain minimax over every
+/// legal move: slow, but with nothing in common with the engine's search.
+fn forced_mate<B: Bitboard>(pos: &Position<B>, moves: u32) -> bool {
+    if moves == 0 {
+        return false;
+    }
+    pos.legal_moves().into_iter().any(|m| {
+        let mut next = *pos;
+        next.play(m);
+        let replies = next.legal_moves();
+        if replies.is_empty() {
+            return next.in_check();
+        }
+        moves > 1
+            && replies.into_iter().all(|r| {
+                let mut after = next;
+                after.play(r);
+                forced_mate(&after, moves - 1)
+            })
+    })
+}
+
+/// The shortest forced mate, up to `limit` moves.
+fn mate_distance(pos: &AnyPosition, limit: u32) -> Option<u32> {
+    (1..=limit).find(|&n| with_position!(pos, p => forced_mate(p, n)))
+}
+
+fn assert_mate(variant: &str, fen: &str, moves: u32) {
+    let pos = position(variant, fen);
+    assert_eq!(
+        mate_distance(&pos, moves),
+        Some(moves),
+        "{variant} {fen}: the solver disagrees"
+    );
+    let result = search(&pos, &[], Limits::depth(2 * moves as i32 + 2), 1);
+    assert_eq!(result.score, Score::Mate(moves as i32), "{variant} {fen}");
+    let (after, _) = pos.after_wire(&wire(&pos, result.best), 1).unwrap();
+    if moves == 1 {
+        let mated = with_position!(&after, p => outcome(p, &[p.hash()]));
+        assert!(
+            matches!(mated, Some(Outcome::Win(_, Reason::Checkmate))),
+            "{variant} {fen}"
+        );
+    } else {
+        // The move played keeps a mate in one less.
+        assert!(
+            with_position!(&after, p => p.legal_moves().into_iter().all(|r| {
+                let mut q = *p;
+                q.play(r);
+                forced_mate(&q, moves - 1)
+            })),
+            "{variant} {fen}"
+        );
+    }
+}
+
+fn wire(pos: &AnyPosition, m: Move) -> String {
+    with_position!(pos, p => magus::protocol::notation::to_wire(p, m, 1))
+}
+
+#[test]
+fn finds_mates_in_chess() {
+    // Back-rank mate in 1.
+    assert_mate("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1);
+    // Two rooks: Ra7 then Rb8#; no mate in 1 (the King steps to f7/h7).
+    assert_mate("chess", "6k1/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2);
+    // Rook and King against King, mate in 3.
+    assert_mate("chess", "8/k7/8/1K6/8/8/8/7R w - - 0 1", 3);
+}
+
+#[test]
+fn finds_mates_in_magi() {
+    // Ra1-a10 mates on the 10x10 board.
+    assert_mate("magi", "5k4/4ppp3/10/10/10/10/10/10/10/R4K4 w - - 0 1", 1);
+    // Rook and King against King in a corner of the 10x10 board, mate in 2.
+    assert_mate("magi", "9k/10/10/8K1/10/10/10/10/10/R9 w - - 0 1", 2);
+}
+
+#[test]
+fn finds_mates_by_deathmatch_mechanics() {
+    // A swap-in that mates: Bh6=M attacks h8 with its dabbaba leap and g7 with its step; the
+    // knight covers g8.
+    assert_mate("deathmatch", "7k/4N2p/7B/8/8/8/8/K7 w - - 0 1", 1);
+    // A 6th-rank promotion that mates (`h3 M=H#`).
+    assert_mate("deathmatch", "7k/8/8/8/7p/2m5/8/1K6 b - - 0 1", 1);
+    // The High-Priestess (queen moves limited to 2, 24-square captures) mates in 3.
+    assert_mate("deathmatch", "k7/8/1K6/8/8/8/8/7H w - - 0 1", 3);
+}
+
+#[test]
+fn the_answer_is_always_a_legal_move() {
+    let registry = Registry::builtin();
+    for v in registry.all() {
+        let mut game = Game::new(AnyPosition::from_fen(v, None).unwrap());
+        // A fixed pseudo-random walk through each variant.
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for ply in 0..40 {
+            let moves = game.position().legal_moves_wire(1);
+            if moves.is_empty() {
+                break;
+            }
+            let history = &game.hashes()[..game.hashes().len() - 1];
+            let threads = 1 + ply % 2;
+            let limits = Limits {
+                nodes: Some(2000),
+                ..Limits::default()
+            };
+            let result = search(game.position(), history, limits, threads);
+            assert!(
+                !result.best.is_null(),
+                "{}: null move with legal moves",
+                v.name
+            );
+            let best = wire(game.position(), result.best);
+            assert!(
+                moves.contains(&best),
+                "{}: {best} is not legal in {}",
+                v.name,
+                game.position().to_fen()
+            );
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let pick = moves[(seed % moves.len() as u64) as usize].clone();
+            game.play_wire(&pick, 1).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_forced_move_is_played_without_searching() {
+    // The Rook holds the g-file: Black's King can only go to h7.
+    let pos = position("chess", "7k/8/8/8/8/8/8/K5R1 b - - 0 1");
+    assert_eq!(pos.legal_moves_wire(1), vec!["h8h7"]);
+    let limits = Limits {
+        time_left: Some(std::time::Duration::from_secs(60)),
+        ..Limits::default()
+    };
+    let result = search(&pos, &[], limits, 1);
+    assert_eq!(wire(&pos, result.best), "h8h7");
+    assert_eq!(result.nodes, 0, "no search for a forced move");
+}
+
+#[test]
+fn repetition_is_scored_as_a_draw() {
+    // Black, a Queen down, can repeat the position: Kh8-g8 returns to a position of the game.
+    let start = position("chess", "7k/8/8/8/8/8/8/K1Q5 b - - 0 1");
+    let game = Game::from_moves(start, &["h8g8", "c1c2", "g8h8", "c2c1"], 1).unwrap();
+    assert_eq!(game.position().hash(), start.hash());
+    let history = &game.hashes()[..game.hashes().len() - 1];
+    let result = search(game.position(), history, Limits::depth(6), 1);
+    assert_eq!(wire(game.position(), result.best), "h8g8");
+    assert_eq!(result.score, Score::Centipawns(0));
+    // Without that history the same position is simply lost.
+    let fresh = search(&start, &[], Limits::depth(6), 1);
+    assert!(
+        matches!(fresh.score, Score::Centipawns(cp) if cp < -500),
+        "{:?}",
+        fresh.score
+    );
+}
+
+#[test]
+fn the_bench_signature_is_stable() {
+    let first = magus::search::bench::run(4, 1, |_, _, _| {}).unwrap();
+    let second = magus::search::bench::run(4, 1, |_, _, _| {}).unwrap();
+    assert_eq!(first.nodes, second.nodes);
+    assert!(first.positions >= 8);
+}
+
+#[test]
+fn mate_limits_stop_at_the_mate() {
+    let pos = position("chess", "6k1/8/8/8/8/8/R7/1R4K1 w - - 0 1");
+    let limits = Limits {
+        mate_in: Some(2),
+        depth: Some(20),
+        ..Limits::default()
+    };
+    let result = search(&pos, &[], limits, 1);
+    assert_eq!(result.score, Score::Mate(2));
+    assert!(result.depth <= 6, "stopped at depth {}", result.depth);
+}
