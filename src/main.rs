@@ -60,6 +60,26 @@ enum Command {
     },
     /// Analyse a position: a board diagram, then one line per iteration.
     Analyze(AnalyzeArgs),
+    /// Print the rules of a variant.
+    Rules {
+        /// The variant (see `magus variants`).
+        variant: String,
+    },
+    /// Draw a position as an SVG picture.
+    Diagram {
+        /// The variant (see `magus variants`).
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        /// The position (default: the variant's start).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play first, in coordinate notation or SAN; the last one is highlighted.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// Where to write the picture ('-' for standard output).
+        #[arg(short, long, default_value = "-")]
+        output: PathBuf,
+    },
 }
 
 #[derive(clap::Args)]
@@ -116,6 +136,26 @@ fn main() -> ExitCode {
         } => perft(&registry, &variant, depth, fen.as_deref(), divide),
         Command::Bench { depth, threads } => bench(depth, threads),
         Command::Analyze(args) => analyze(&registry, &args),
+        Command::Rules { variant } => find_variant(&registry, &variant).map(|v| {
+            println!("{} ({}x{}, {})", v.title, v.files, v.ranks, v.source);
+            println!();
+            println!("{}", v.summary);
+            println!();
+            println!("Start: {}", v.start_fen);
+            println!("Pieces:");
+            for p in &v.pieces {
+                println!(
+                    "  {}  {:<16} {:<14} {:>5}",
+                    p.letter, p.name, p.betza, p.value
+                );
+            }
+        }),
+        Command::Diagram {
+            variant,
+            fen,
+            moves,
+            output,
+        } => diagram(&registry, &variant, fen.as_deref(), &moves, &output),
         Command::Variants => {
             for v in registry.all() {
                 println!(
@@ -182,6 +222,33 @@ fn perft(
         );
     }
     Ok(())
+}
+
+fn diagram(
+    registry: &Registry,
+    variant: &str,
+    fen: Option<&str>,
+    moves: &[String],
+    output: &std::path::Path,
+) -> Result<(), String> {
+    let variant = find_variant(registry, variant)?;
+    let mut pos = AnyPosition::from_fen(variant, fen).map_err(|e| format!("--fen: {e}"))?;
+    let mut last = None;
+    for (i, text) in moves.iter().enumerate() {
+        let (next, m) = pos
+            .after_san(text)
+            .map_err(|e| format!("--moves: move {} '{text}': {e}", i + 1))?;
+        pos = next;
+        last = Some(m);
+    }
+    // The highlighted move belongs to the position before it; only its squares are drawn.
+    let svg = magus::with_position!(&pos, p => magus::diagram::svg::render(p, last));
+    if output.as_os_str() == "-" {
+        print!("{svg}");
+        Ok(())
+    } else {
+        std::fs::write(output, svg).map_err(|e| format!("--output {}: {e}", output.display()))
+    }
 }
 
 fn bench(depth: i32, threads: usize) -> Result<(), String> {

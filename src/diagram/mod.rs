@@ -1,4 +1,7 @@
-//! Pictures of a position for people: a text board for terminals and protocol `d`.
+//! Pictures of a position for people: a text board for terminals and protocol `d`, and an
+//! SVG picture (`svg.rs`).
+
+pub mod svg;
 
 use crate::board::Bitboard;
 use crate::game::AnyPosition;
