@@ -356,7 +356,10 @@ fn parse_en_passant<B: Bitboard>(pos: &mut Position<B>, text: &str) -> Result<()
         let Some(sq) = dims.parse_square(name) else {
             return Err(format!("FEN en passant '{text}': '{name}' is not a square"));
         };
-        if pos.piece_at(sq).is_some() || pos.holes().has(sq) {
+        if pos.holes().has(sq) {
+            return Err(format!("FEN en passant '{text}': {name} is a hole"));
+        }
+        if pos.piece_at(sq).is_some() {
             return Err(format!("FEN en passant '{text}': {name} is not empty"));
         }
         targets |= B::from_square(sq);

@@ -4,6 +4,7 @@
 use super::bitboard::Bitboard;
 use super::piece::{Color, Kind, MAX_KINDS};
 use super::square::{Dims, Square};
+use crate::rules::spells::SpellTables;
 use crate::variant::betza::Path;
 use crate::variant::{EnPassant, Role, Variant};
 
@@ -98,6 +99,8 @@ pub struct Layout<B: Bitboard> {
     pub mechanics: MechanicFlags,
     /// The variant has holes (`*` in FEN).
     pub allows_holes: bool,
+    /// Holes and spells (`rules/spells.rs`); empty unless the variant has them.
+    pub spells: SpellTables<B>,
     /// Mechanics whose attacks the quick King-move test cannot judge: King moves are then
     /// played on a copy and tested.
     pub special_attacks: bool,
@@ -159,6 +162,7 @@ impl<B: Bitboard> Layout<B> {
             has_path_leaps: false,
             mechanics: MechanicFlags::default(),
             allows_holes: false,
+            spells: SpellTables::default(),
             special_attacks: false,
             leap_attacker_kinds: [Vec::new(), Vec::new()],
             attack_rays: [Vec::new(), Vec::new()],

@@ -48,19 +48,35 @@ pub fn parse_wire<B: Bitboard>(
     text: &str,
     first_rank: u8,
 ) -> Result<Move, String> {
-    let dims = pos.layout().dims;
+    let layout = pos.layout();
+    let dims = layout.dims;
     let wanted = text.trim().to_ascii_lowercase();
-    let well_formed = dims
+    let squares = dims
         .parse_prefix_from(&wanted, first_rank)
-        .and_then(|(_, n)| dims.parse_prefix_from(&wanted[n..], first_rank))
-        .is_some();
-    if !well_formed {
+        .and_then(|(from, n)| {
+            dims.parse_prefix_from(&wanted[n..], first_rank)
+                .map(|(to, k)| (from, to, &wanted[n + k..]))
+        });
+    let Some((from, to, suffix)) = squares else {
         return Err(format!(
             "'{text}' is not a move in coordinate notation (like e2e4)"
         ));
-    }
-    pos.legal_moves()
+    };
+    if let Some(m) = pos
+        .legal_moves()
         .into_iter()
         .find(|&m| to_wire(pos, m, first_rank) == wanted)
-        .ok_or_else(|| format!("'{text}' is not a legal move in this position"))
+    {
+        return Ok(m);
+    }
+    // A move from a hole can only be a spell: say what is wrong with it.
+    if layout.variant.mechanics.spells.is_some() && pos.holes().has(from) {
+        let why = if matches!(suffix, "" | "x") {
+            crate::rules::spells::explain_refusal(pos, from, to, suffix == "x")
+        } else {
+            "a spell is the hole's square then the square it swaps with, 'x' added to drop the piece there (like d4e4 or d4e4x)".to_string()
+        };
+        return Err(format!("'{text}' is not a legal spell: {why}"));
+    }
+    Err(format!("'{text}' is not a legal move in this position"))
 }

@@ -18,4 +18,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "variants/magi.toml",
         include_str!("../../variants/magi.toml"),
     ),
+    (
+        "variants/magician-chess.toml",
+        include_str!("../../variants/magician-chess.toml"),
+    ),
 ];

@@ -181,7 +181,7 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
         ));
     }
     let (files, ranks) = (def.files, def.ranks);
-    if !(2..=MAX_FILES).contains(&files) || ranks < 2 || ranks > MAX_FILES {
+    if !(2..=MAX_FILES).contains(&files) || !(2..=MAX_FILES).contains(&ranks) {
         return Err(format!(
             "keys 'files'/'ranks': {files}x{ranks} is not a board size from 2 to {MAX_FILES} per side"
         ));
@@ -516,10 +516,8 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
             ranks: t.ranks,
         });
     }
-    if def.spells.is_some() || def.drops.is_some() {
-        return Err(
-            "keys 'spells'/'drops': these mechanics are not available in this build".into(),
-        );
+    if def.drops.is_some() {
+        return Err("key 'drops': this mechanic is not available in this build".into());
     }
     if let Some(s) = def.spells {
         mechanics.spells = Some(super::Spells {
