@@ -1,183 +1,128 @@
-//! Static evaluation: material from the variant's piece values, and piece-square tables
-//! derived from each piece's moves, so that a piece defined in a file gets sensible terms
-//! with no hand-written table. Scores are in centipawns from the side to move's view.
+//! Static evaluation, from the side to move's view, in centipawns.
+//!
+//! Terms: material (the variant's piece values); placement (piece-square tables derived from
+//! each piece's moves, so file-defined pieces get sensible ones); mobility of sliding pieces;
+//! King safety (attacks on the King's zone, pawn shield); pawn structure (passed, isolated,
+//! doubled); and each variant's own terms (`variant_terms.rs`). Weights: `params.rs`.
+//! Middlegame and endgame scores are tapered by the non-pawn material left.
 
-use std::sync::Mutex;
+mod params;
+mod tables;
+mod variant_terms;
 
-use crate::board::{Bitboard, Color, Kind, Layout, Position, Square};
-use crate::variant::Role;
+use crate::board::{Bitboard, Color, Kind, Position};
+pub use params::Params;
+pub use tables::EvalTables;
 
-/// Tables built once per variant layout.
-pub struct EvalTables {
-    squares: usize,
-    /// `[(kind * 2 + colour) * squares + square]`, value + placement, middlegame and endgame.
-    mg: Vec<i32>,
-    eg: Vec<i32>,
-    /// Game-phase weight per kind (non-pawn material).
-    phase_weight: Vec<i32>,
-    total_phase: i32,
+/// Which evaluation the search uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EvalMode {
+    #[default]
+    Full,
+    /// Material only: the baseline every term is measured against.
+    Material,
 }
 
-/// Mobility of a piece on an empty board (holes where the start position has them).
-fn empty_board_mobility<B: Bitboard>(
-    layout: &Layout<B>,
-    kind: Kind,
-    color: Color,
-    sq: Square,
-    holes: B,
-) -> i32 {
-    let empty = layout.board_mask & !holes;
-    let mut reach =
-        (layout.quiet_leaps(kind, color, sq) | layout.capture_leaps(kind, color, sq)) & empty;
-    for slide in layout.slides(kind, color) {
-        reach |= layout.ray_attacks(slide.ray, sq, holes) & empty;
-    }
-    reach.count() as i32
+/// The terms, for the breakdown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TermId {
+    Material = 0,
+    Placement = 1,
+    Mobility = 2,
+    KingSafety = 3,
+    Pawns = 4,
+    Variant = 5,
+    Tempo = 6,
 }
 
-impl EvalTables {
-    fn build<B: Bitboard>(layout: &'static Layout<B>) -> EvalTables {
-        let variant = layout.variant;
-        let squares = layout.squares;
-        let dims = layout.dims;
-        let kinds = layout.kinds;
-        let start_holes = Position::from_fen(layout, &variant.start_fen)
-            .map(|p| p.holes())
-            .unwrap_or(B::EMPTY);
-        let mut mg = vec![0; kinds * 2 * squares];
-        let mut eg = vec![0; kinds * 2 * squares];
-        let center_file = (dims.files as i32 - 1) as f64 / 2.0;
-        let center_rank = (dims.ranks as i32 - 1) as f64 / 2.0;
-        for k in 0..kinds {
-            let kind = Kind(k as u8);
-            let def = &variant.pieces[k];
-            for color in Color::BOTH {
-                let mobility: Vec<i32> = (0..squares)
-                    .map(|s| {
-                        empty_board_mobility(layout, kind, color, Square::new(s as u8), start_holes)
-                    })
-                    .collect();
-                let usable: Vec<usize> = (0..squares)
-                    .filter(|&s| !start_holes.has(Square::new(s as u8)))
-                    .collect();
-                let mean = usable.iter().map(|&s| mobility[s]).sum::<i32>() as f64
-                    / usable.len().max(1) as f64;
-                for s in 0..squares {
-                    let sq = Square::new(s as u8);
-                    let file = dims.file(sq) as f64;
-                    let rank = dims.rank(sq) as i32;
-                    let relative_rank = if color == Color::White {
-                        rank
-                    } else {
-                        dims.ranks as i32 - 1 - rank
-                    };
-                    let centrality =
-                        -((file - center_file).abs() + (rank as f64 - center_rank).abs());
-                    let (m, e) = match def.role {
-                        Role::Pawn => {
-                            let advance = relative_rank - 1;
-                            let central = if (file - center_file).abs() < 1.0 {
-                                8
-                            } else {
-                                0
-                            };
-                            (advance * 4 + central, advance * advance * 3)
-                        }
-                        Role::King => {
-                            let home = if relative_rank == 0 {
-                                10
-                            } else {
-                                -12 * relative_rank
-                            };
-                            (
-                                home + (centrality * -2.0) as i32 / 2,
-                                (centrality * 8.0) as i32,
-                            )
-                        }
-                        Role::Ordinary => {
-                            let bonus = (mobility[s] as f64 - mean) * 3.0;
-                            (
-                                bonus.clamp(-30.0, 30.0) as i32,
-                                (bonus * 0.6).clamp(-20.0, 20.0) as i32,
-                            )
-                        }
-                    };
-                    let at = (k * 2 + color.index()) * squares + s;
-                    mg[at] = def.value + m;
-                    eg[at] = def.value + e;
-                }
-            }
-        }
-        let phase_weight: Vec<i32> = variant
-            .pieces
-            .iter()
-            .map(|p| {
-                if p.role == Role::Ordinary {
-                    (p.value / 100).max(1)
-                } else {
-                    0
-                }
-            })
-            .collect();
-        let total_phase = Position::from_fen(layout, &variant.start_fen)
-            .map(|p| {
-                (0..kinds)
-                    .map(|k| phase_weight[k] * p.kind_bb(Kind(k as u8)).count() as i32)
-                    .sum::<i32>()
-            })
-            .unwrap_or(1)
-            .max(1);
-        EvalTables {
-            squares,
-            mg,
-            eg,
-            phase_weight,
-            total_phase,
+const TERM_NAMES: [&str; 7] = [
+    "Material",
+    "Placement",
+    "Mobility",
+    "King safety",
+    "Pawns",
+    "Variant",
+    "Tempo",
+];
+
+/// Where terms go: summed for the search, kept apart for `eval`.
+pub(crate) trait Sink {
+    fn add(&mut self, term: TermId, color: Color, mg: i32, eg: i32);
+}
+
+#[derive(Default)]
+struct Sum {
+    mg: i32,
+    eg: i32,
+}
+
+impl Sink for Sum {
+    #[inline(always)]
+    fn add(&mut self, _term: TermId, color: Color, mg: i32, eg: i32) {
+        if color == Color::White {
+            self.mg += mg;
+            self.eg += eg;
+        } else {
+            self.mg -= mg;
+            self.eg -= eg;
         }
     }
+}
 
-    /// The tables of a layout, built on first use and kept for the run.
-    pub fn of<B: Bitboard>(layout: &'static Layout<B>) -> &'static EvalTables {
-        static CACHE: Mutex<Vec<(usize, &'static EvalTables)>> = Mutex::new(Vec::new());
-        let key = layout as *const Layout<B> as usize;
-        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(&(_, t)) = cache.iter().find(|(k, _)| *k == key) {
-            return t;
-        }
-        let t: &'static EvalTables = Box::leak(Box::new(EvalTables::build(layout)));
-        cache.push((key, t));
-        t
+#[derive(Default)]
+struct ByTerm {
+    parts: [[(i32, i32); 2]; 7],
+}
+
+impl Sink for ByTerm {
+    fn add(&mut self, term: TermId, color: Color, mg: i32, eg: i32) {
+        let p = &mut self.parts[term as usize][color.index()];
+        p.0 += mg;
+        p.1 += eg;
     }
 }
 
 /// The evaluation of `pos` for the side to move.
-pub fn evaluate<B: Bitboard>(pos: &Position<B>, tables: &EvalTables) -> i32 {
-    let mut mg = [0i32; 2];
-    let mut eg = [0i32; 2];
-    let mut phase = 0;
-    for color in Color::BOTH {
-        let c = color.index();
-        for sq in pos.color_bb(color).squares() {
-            let kind = pos.piece_at(sq).unwrap().kind();
-            let at = (kind.index() * 2 + c) * tables.squares + sq.index();
-            mg[c] += tables.mg[at];
-            eg[c] += tables.eg[at];
-            phase += tables.phase_weight[kind.index()];
-        }
-    }
-    let phase = phase.min(tables.total_phase);
-    let mg_score = mg[0] - mg[1];
-    let eg_score = eg[0] - eg[1];
-    let white = (mg_score * phase + eg_score * (tables.total_phase - phase)) / tables.total_phase;
-    let tempo = 10;
+#[inline]
+pub fn evaluate<B: Bitboard>(pos: &Position<B>, tables: &EvalTables<B>) -> i32 {
+    let mut sum = Sum::default();
+    let phase = collect(pos, tables, &mut sum);
+    let white = tables.taper(sum.mg, sum.eg, phase);
     if pos.side() == Color::White {
-        white + tempo
+        white
     } else {
-        -white + tempo
+        -white
     }
 }
 
-/// One term of the evaluation, for both sides, tapered, in centipawns.
+/// Material only, for the side to move.
+pub fn evaluate_material<B: Bitboard>(pos: &Position<B>) -> i32 {
+    let layout = pos.layout();
+    let mut white = 0;
+    for sq in pos.occupied().squares() {
+        let p = pos.piece_at(sq).unwrap();
+        let v = layout.value(p.kind());
+        white += if p.color() == Color::White { v } else { -v };
+    }
+    if pos.side() == Color::White {
+        white
+    } else {
+        -white
+    }
+}
+
+pub fn evaluate_with<B: Bitboard>(
+    pos: &Position<B>,
+    tables: &EvalTables<B>,
+    mode: EvalMode,
+) -> i32 {
+    match mode {
+        EvalMode::Full => evaluate(pos, tables),
+        EvalMode::Material => evaluate_material(pos),
+    }
+}
+
+/// One term of the evaluation for both sides, tapered, in centipawns.
 pub struct Term {
     pub name: &'static str,
     pub white: i32,
@@ -187,46 +132,136 @@ pub struct Term {
 /// The evaluation term by term (what `eval` prints).
 pub fn breakdown<B: Bitboard>(pos: &Position<B>) -> Vec<Term> {
     let tables = EvalTables::of(pos.layout());
+    let mut parts = ByTerm::default();
+    let phase = collect(pos, tables, &mut parts);
+    (0..TERM_NAMES.len())
+        .map(|t| {
+            let [w, b] = parts.parts[t];
+            Term {
+                name: TERM_NAMES[t],
+                white: tables.taper(w.0, w.1, phase),
+                black: tables.taper(b.0, b.1, phase),
+            }
+        })
+        .collect()
+}
+
+/// Adds every term to `sink`; returns the game phase.
+fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink: &mut S) -> i32 {
     let layout = pos.layout();
+    let params = &tables.params;
+    let blockers = pos.blockers();
     let mut phase = 0;
-    for sq in pos.occupied().squares() {
-        phase += tables.phase_weight[pos.piece_at(sq).unwrap().kind().index()];
-    }
-    let phase = phase.min(tables.total_phase);
-    let taper =
-        |mg: i32, eg: i32| (mg * phase + eg * (tables.total_phase - phase)) / tables.total_phase;
-    let mut material = [0; 2];
-    let mut placement = [0; 2];
+    let mut attack_units = [0i32; 2];
+    let kings = [pos.king(Color::White), pos.king(Color::Black)];
+    let zones: [B; 2] = [
+        tables.king_zone(Color::White, kings[0]),
+        tables.king_zone(Color::Black, kings[1]),
+    ];
+
     for color in Color::BOTH {
         let c = color.index();
+        let them = !color;
         for sq in pos.color_bb(color).squares() {
             let kind = pos.piece_at(sq).unwrap().kind();
-            let at = (kind.index() * 2 + c) * tables.squares + sq.index();
+            let k = kind.index();
             let value = layout.value(kind);
-            material[c] += value;
-            placement[c] += taper(tables.mg[at] - value, tables.eg[at] - value);
+            let (pst_mg, pst_eg) = tables.placement(kind, color, sq);
+            sink.add(TermId::Material, color, value, value);
+            sink.add(TermId::Placement, color, pst_mg, pst_eg);
+            phase += tables.phase_weight[k];
+            if kind == layout.king || layout.is_pawn[k] {
+                continue;
+            }
+            // What the piece attacks: its capture leaps and its capture slides.
+            let mut attacks = layout.capture_leaps(kind, color, sq);
+            let mut reach = 0;
+            for slide in layout.slides(kind, color) {
+                let ray = layout.ray_attacks(slide.ray, sq, blockers);
+                if slide.captures {
+                    attacks |= ray;
+                }
+                reach += (ray & !pos.color_bb(color)).count() as i32;
+            }
+            if !layout.slides(kind, color).is_empty() {
+                let expected = tables.half_reach[k];
+                sink.add(
+                    TermId::Mobility,
+                    color,
+                    (reach - expected) * params.mobility.0,
+                    (reach - expected) * params.mobility.1,
+                );
+            }
+            let on_zone = (attacks & zones[them.index()]).count() as i32;
+            if on_zone > 0 {
+                attack_units[c] += on_zone * tables.attack_weight[k];
+            }
         }
     }
-    let tempo = if pos.side() == Color::White {
-        [10, 0]
-    } else {
-        [0, 10]
-    };
-    vec![
-        Term {
-            name: "Material",
-            white: material[0],
-            black: material[1],
-        },
-        Term {
-            name: "Placement",
-            white: placement[0],
-            black: placement[1],
-        },
-        Term {
-            name: "Tempo",
-            white: tempo[0],
-            black: tempo[1],
-        },
-    ]
+
+    // King safety: attacks on the zone grow quadratically; a pawn shield helps.
+    for color in Color::BOTH {
+        let c = color.index();
+        let units = attack_units[(!color).index()];
+        let danger = (units * units * params.king_attack_unit / 64).min(600);
+        let mut shield = 0;
+        if let Some(pawn) = layout.pawn {
+            shield = (pos.pieces(color, pawn) & tables.shield_zone(color, kings[c])).count() as i32;
+        }
+        sink.add(
+            TermId::KingSafety,
+            color,
+            -danger + shield * params.pawn_shield,
+            -danger / 4,
+        );
+    }
+
+    if let Some(pawn) = layout.pawn {
+        pawn_structure(pos, tables, pawn, sink);
+    }
+    variant_terms::add(pos, tables, sink);
+    sink.add(TermId::Tempo, pos.side(), params.tempo, params.tempo / 2);
+    phase.min(tables.total_phase)
+}
+
+fn pawn_structure<B: Bitboard, S: Sink>(
+    pos: &Position<B>,
+    tables: &EvalTables<B>,
+    pawn: Kind,
+    sink: &mut S,
+) {
+    let params = &tables.params;
+    let dims = pos.layout().dims;
+    for color in Color::BOTH {
+        let ours = pos.pieces(color, pawn);
+        let theirs = pos.pieces(!color, pawn);
+        for sq in ours.squares() {
+            let file = dims.file(sq) as usize;
+            if (theirs & tables.passed_mask(color, sq)).is_empty() {
+                let progress = tables.progress(color, sq);
+                sink.add(
+                    TermId::Pawns,
+                    color,
+                    params.passed_pawn.0 * progress / 100,
+                    params.passed_pawn.1 * progress / 100,
+                );
+            }
+            if (ours & tables.adjacent_files[file]).is_empty() {
+                sink.add(
+                    TermId::Pawns,
+                    color,
+                    params.isolated_pawn.0,
+                    params.isolated_pawn.1,
+                );
+            }
+            if (ours & tables.front_span(color, sq)).any() {
+                sink.add(
+                    TermId::Pawns,
+                    color,
+                    params.doubled_pawn.0,
+                    params.doubled_pawn.1,
+                );
+            }
+        }
+    }
 }

@@ -171,6 +171,7 @@ impl UciSession {
         ));
         self.say("option name VariantPath type string default <empty>");
         self.say("option name Scoring type combo default standard var standard var magi-12");
+        self.say("option name Evaluation type combo default full var full var material");
         self.say("uciok");
     }
 
@@ -214,6 +215,19 @@ impl UciSession {
                 }
                 _ => Err(format!(
                     "option 'Scoring': '{value}' is not standard or magi-12"
+                )),
+            },
+            "evaluation" => match value {
+                "full" => {
+                    self.options.eval_mode = crate::eval::EvalMode::Full;
+                    Ok(())
+                }
+                "material" => {
+                    self.options.eval_mode = crate::eval::EvalMode::Material;
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "option 'Evaluation': '{value}' is not full or material"
                 )),
             },
             "uci_variant" => self.set_variant(value),

@@ -94,8 +94,14 @@ pub fn compile<B: Bitboard>(layout: &mut Layout<B>) {
 /// The holes the side to move can enchant.
 #[inline]
 fn enchantable_holes<B: Bitboard>(pos: &Position<B>) -> B {
+    holes_in_reach(pos, pos.side())
+}
+
+/// The holes the casters of `color` can enchant.
+#[inline]
+pub fn holes_in_reach<B: Bitboard>(pos: &Position<B>, color: Color) -> B {
     let tables = &pos.layout().spells;
-    let casters = pos.kinds_bb(tables.caster_kinds) & pos.color_bb(pos.side());
+    let casters = pos.kinds_bb(tables.caster_kinds) & pos.color_bb(color);
     let mut reach = B::EMPTY;
     for caster in casters.squares() {
         reach |= tables.range(caster);

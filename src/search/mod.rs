@@ -29,6 +29,7 @@ pub struct SearchOptions {
     /// What a stalemate is worth to the side that gives it, in centipawns (0: a plain draw;
     /// the Magi 12-point payoff values it above a draw).
     pub stalemate_bonus: i32,
+    pub eval_mode: crate::eval::EvalMode,
 }
 
 impl Default for SearchOptions {
@@ -38,6 +39,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead: Duration::from_millis(30),
             stalemate_bonus: 0,
+            eval_mode: crate::eval::EvalMode::Full,
         }
     }
 }

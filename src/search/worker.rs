@@ -9,7 +9,7 @@ use super::ordering::{
 use super::tt::{Bound, Entry};
 use super::{MATE, MATE_BOUND, RootLine, Shared};
 use crate::board::{Bitboard, Move, MoveKind, Position};
-use crate::eval::{EvalTables, evaluate};
+use crate::eval::{EvalTables, evaluate_with};
 use crate::movegen::{MAX_MOVES, MoveList};
 use crate::variant::Stalemate;
 
@@ -20,7 +20,7 @@ const CHECK_EVERY: u64 = 1024;
 pub struct Worker<'a, B: Bitboard> {
     pub id: usize,
     shared: &'a Shared<'a>,
-    eval_tables: &'static EvalTables,
+    eval_tables: &'static EvalTables<B>,
     tables: OrderingTables,
     /// Hashes of the game so far and of the current search path.
     path: Vec<u64>,
@@ -64,6 +64,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             reductions,
             _marker: std::marker::PhantomData,
         }
+    }
+
+    #[inline]
+    fn evaluate(&self, pos: &Position<B>) -> i32 {
+        evaluate_with(pos, self.eval_tables, self.shared.options.eval_mode)
     }
 
     pub fn stopped(&self) -> bool {
@@ -235,7 +240,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return evaluate(pos, self.eval_tables);
+            return self.evaluate(pos);
         }
         // Mate-distance pruning: no line from here beats a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
@@ -267,7 +272,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            evaluate(pos, self.eval_tables)
+            self.evaluate(pos)
         };
 
         if !pv_node && !in_check {
@@ -461,13 +466,13 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
-            return evaluate(pos, self.eval_tables);
+            return self.evaluate(pos);
         }
         let ctx = pos.legality_context();
         let in_check = ctx.in_check;
         let mut best = -INFINITY;
         if !in_check {
-            let stand_pat = evaluate(pos, self.eval_tables);
+            let stand_pat = self.evaluate(pos);
             if stand_pat >= beta {
                 return stand_pat;
             }

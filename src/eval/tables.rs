@@ -1,0 +1,257 @@
+//! What the evaluation precomputes per variant layout: piece-square tables derived from the
+//! pieces' moves, square masks for pawns and Kings, phase weights, and the parameters.
+
+use std::any::Any;
+use std::sync::Mutex;
+
+use super::params::{self, Params};
+use crate::board::{Bitboard, Color, Kind, Layout, Position, Square};
+use crate::variant::Role;
+
+pub struct EvalTables<B: Bitboard> {
+    pub params: Params,
+    squares: usize,
+    /// `[(kind * 2 + colour) * squares + square]`: placement bonus, middlegame and endgame.
+    mg: Vec<i32>,
+    eg: Vec<i32>,
+    pub phase_weight: Vec<i32>,
+    pub total_phase: i32,
+    /// Half of a sliding kind's average empty-board reach: the mobility it is expected to have.
+    pub half_reach: Vec<i32>,
+    /// How much a kind's attack on the enemy King's zone counts.
+    pub attack_weight: Vec<i32>,
+    king_zone: Vec<B>,
+    shield_zone: Vec<B>,
+    passed: Vec<B>,
+    front: Vec<B>,
+    progress: Vec<i32>,
+    /// Per file: the files next to it.
+    pub adjacent_files: Vec<B>,
+}
+
+/// Reach of a piece on a board with only the start position's holes.
+fn empty_board_reach<B: Bitboard>(
+    layout: &Layout<B>,
+    kind: Kind,
+    color: Color,
+    sq: Square,
+    holes: B,
+) -> (i32, i32) {
+    let empty = layout.board_mask & !holes;
+    let leaps = ((layout.quiet_leaps(kind, color, sq) | layout.capture_leaps(kind, color, sq))
+        & empty)
+        .count() as i32;
+    let mut slides = B::EMPTY;
+    for slide in layout.slides(kind, color) {
+        slides |= layout.ray_attacks(slide.ray, sq, holes) & empty;
+    }
+    (leaps + slides.count() as i32, slides.count() as i32)
+}
+
+impl<B: Bitboard> EvalTables<B> {
+    fn build(layout: &'static Layout<B>) -> EvalTables<B> {
+        let variant = layout.variant;
+        let squares = layout.squares;
+        let dims = layout.dims;
+        let kinds = layout.kinds;
+        let start = Position::from_fen(layout, &variant.start_fen).ok();
+        let start_holes = start.map(|p| p.holes()).unwrap_or(B::EMPTY);
+        let usable: Vec<usize> = (0..squares)
+            .filter(|&s| !start_holes.has(Square::new(s as u8)))
+            .collect();
+        let mut mg = vec![0; kinds * 2 * squares];
+        let mut eg = vec![0; kinds * 2 * squares];
+        let mut half_reach = vec![0; kinds];
+        let center_file = (dims.files as f64 - 1.0) / 2.0;
+        let center_rank = (dims.ranks as f64 - 1.0) / 2.0;
+        let relative = |color: Color, sq: Square| -> i32 {
+            let r = dims.rank(sq) as i32;
+            if color == Color::White {
+                r
+            } else {
+                dims.ranks as i32 - 1 - r
+            }
+        };
+        for k in 0..kinds {
+            let kind = Kind(k as u8);
+            let def = &variant.pieces[k];
+            for color in Color::BOTH {
+                let reach: Vec<(i32, i32)> = (0..squares)
+                    .map(|s| {
+                        empty_board_reach(layout, kind, color, Square::new(s as u8), start_holes)
+                    })
+                    .collect();
+                let mean = usable.iter().map(|&s| reach[s].0).sum::<i32>() as f64
+                    / usable.len().max(1) as f64;
+                let mean_slides = usable.iter().map(|&s| reach[s].1).sum::<i32>() as f64
+                    / usable.len().max(1) as f64;
+                half_reach[k] = (mean_slides / 2.0).round() as i32;
+                for s in 0..squares {
+                    let sq = Square::new(s as u8);
+                    let file = dims.file(sq) as f64;
+                    let rank = dims.rank(sq) as f64;
+                    let rel = relative(color, sq);
+                    let centrality = -((file - center_file).abs() + (rank - center_rank).abs());
+                    let (m, e) = match def.role {
+                        Role::Pawn => {
+                            let advance = rel - 1;
+                            let central = if (file - center_file).abs() < 1.0 {
+                                8
+                            } else {
+                                0
+                            };
+                            (advance * 3 + central, advance * 4)
+                        }
+                        Role::King => {
+                            let home = if rel == 0 { 10 } else { -12 * rel };
+                            (home + (centrality * -1.0) as i32, (centrality * 8.0) as i32)
+                        }
+                        Role::Ordinary => {
+                            // Leapers gain most from the squares they can reach; sliders have
+                            // their own mobility term.
+                            let bonus =
+                                ((reach[s].0 - reach[s].1) as f64 - (mean - mean_slides)) * 3.0;
+                            (
+                                bonus.clamp(-30.0, 30.0) as i32,
+                                (bonus * 0.6).clamp(-20.0, 20.0) as i32,
+                            )
+                        }
+                    };
+                    let at = (k * 2 + color.index()) * squares + s;
+                    mg[at] = m;
+                    eg[at] = e;
+                }
+            }
+        }
+        let phase_weight: Vec<i32> = variant
+            .pieces
+            .iter()
+            .map(|p| {
+                if p.role == Role::Ordinary {
+                    (p.value / 100).max(1)
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let total_phase = start
+            .map(|p| {
+                (0..kinds)
+                    .map(|k| phase_weight[k] * p.kind_bb(Kind(k as u8)).count() as i32)
+                    .sum::<i32>()
+            })
+            .unwrap_or(1)
+            .max(1);
+        let attack_weight = variant
+            .pieces
+            .iter()
+            .map(|p| (p.value / 200).clamp(1, 6))
+            .collect();
+
+        let square_set = |pred: &dyn Fn(Square) -> bool| -> B {
+            (0..squares)
+                .map(|s| Square::new(s as u8))
+                .filter(|&s| pred(s))
+                .fold(B::EMPTY, |a, s| a | B::from_square(s))
+        };
+        let mut king_zone = Vec::with_capacity(2 * squares);
+        let mut shield_zone = Vec::with_capacity(2 * squares);
+        let mut passed = Vec::with_capacity(2 * squares);
+        let mut front = Vec::with_capacity(2 * squares);
+        let mut progress = Vec::with_capacity(2 * squares);
+        for color in Color::BOTH {
+            for s in 0..squares {
+                let sq = Square::new(s as u8);
+                let (f, r) = (dims.file(sq) as i32, relative(color, sq));
+                king_zone.push(square_set(&|t| {
+                    let (tf, tr) = (dims.file(t) as i32, relative(color, t));
+                    (tf - f).abs() <= 1 && (tr - r) >= -1 && (tr - r) <= 2
+                }));
+                shield_zone.push(square_set(&|t| {
+                    let (tf, tr) = (dims.file(t) as i32, relative(color, t));
+                    (tf - f).abs() <= 1 && (tr == r + 1 || tr == r + 2)
+                }));
+                passed.push(square_set(&|t| {
+                    let (tf, tr) = (dims.file(t) as i32, relative(color, t));
+                    (tf - f).abs() <= 1 && tr > r
+                }));
+                front.push(square_set(&|t| {
+                    dims.file(t) as i32 == f && relative(color, t) > r
+                }));
+                let span = (dims.ranks as i32 - 2).max(1);
+                progress.push(((r - 1).max(0) * 100 / span).min(100));
+            }
+        }
+        let adjacent_files = (0..dims.files as i32)
+            .map(|f| square_set(&|t| (dims.file(t) as i32 - f).abs() == 1))
+            .collect();
+        EvalTables {
+            params: params::for_variant(variant),
+            squares,
+            mg,
+            eg,
+            phase_weight,
+            total_phase,
+            half_reach,
+            attack_weight,
+            king_zone,
+            shield_zone,
+            passed,
+            front,
+            progress,
+            adjacent_files,
+        }
+    }
+
+    /// The tables of a layout, built on first use and kept for the run.
+    pub fn of(layout: &'static Layout<B>) -> &'static EvalTables<B> {
+        type Cache = Vec<(usize, &'static (dyn Any + Send + Sync))>;
+        static CACHE: Mutex<Cache> = Mutex::new(Vec::new());
+        let key = layout as *const Layout<B> as usize;
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = cache
+            .iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, t)| t.downcast_ref::<EvalTables<B>>())
+        {
+            return t;
+        }
+        let t: &'static EvalTables<B> = Box::leak(Box::new(EvalTables::build(layout)));
+        cache.push((key, t));
+        t
+    }
+
+    #[inline(always)]
+    pub fn placement(&self, kind: Kind, color: Color, sq: Square) -> (i32, i32) {
+        let at = (kind.index() * 2 + color.index()) * self.squares + sq.index();
+        (self.mg[at], self.eg[at])
+    }
+    #[inline(always)]
+    pub fn king_zone(&self, color: Color, sq: Square) -> B {
+        self.king_zone[color.index() * self.squares + sq.index()]
+    }
+    #[inline(always)]
+    pub fn shield_zone(&self, color: Color, sq: Square) -> B {
+        self.shield_zone[color.index() * self.squares + sq.index()]
+    }
+    /// Squares ahead on the pawn's file and the files next to it.
+    #[inline(always)]
+    pub fn passed_mask(&self, color: Color, sq: Square) -> B {
+        self.passed[color.index() * self.squares + sq.index()]
+    }
+    /// Squares ahead on the pawn's file.
+    #[inline(always)]
+    pub fn front_span(&self, color: Color, sq: Square) -> B {
+        self.front[color.index() * self.squares + sq.index()]
+    }
+    /// How far a pawn on `sq` has come, in percent of the way.
+    #[inline(always)]
+    pub fn progress(&self, color: Color, sq: Square) -> i32 {
+        self.progress[color.index() * self.squares + sq.index()]
+    }
+
+    #[inline(always)]
+    pub fn taper(&self, mg: i32, eg: i32, phase: i32) -> i32 {
+        (mg * phase + eg * (self.total_phase - phase)) / self.total_phase
+    }
+}
