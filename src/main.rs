@@ -258,11 +258,12 @@ fn bench(depth: i32, threads: usize) -> Result<(), String> {
     if !(1..=1024).contains(&threads) {
         return Err(format!("bench threads: {threads} is not from 1 to 1024"));
     }
-    let verbose = std::io::stderr().is_terminal();
-    let result = magus::search::bench::run(depth, threads, |i, name, nodes| {
-        if verbose {
-            eprintln!("position {i:>2} {name:<18} {nodes:>12} nodes");
-        }
+    let count = magus::search::bench::POSITIONS.len();
+    let result = magus::search::bench::run(depth, threads, |i, name, nodes, time| {
+        eprintln!(
+            "Position {i:>2}/{count} {name:<18} {nodes:>10} nodes {:>7} ms",
+            time.as_millis()
+        );
     })?;
     let ms = result.time.as_millis().max(1);
     println!("===========================");

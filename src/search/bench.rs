@@ -54,11 +54,12 @@ pub struct BenchResult {
     pub positions: usize,
 }
 
-/// Runs the bench; `progress` is told about each position as it finishes.
+/// Runs the bench; `progress` is told about each position as it finishes (its index,
+/// variant, nodes and time).
 pub fn run(
     depth: i32,
     threads: usize,
-    mut progress: impl FnMut(usize, &str, u64),
+    mut progress: impl FnMut(usize, &str, u64, Duration),
 ) -> Result<BenchResult, String> {
     let registry = Registry::builtin();
     let tt = TranspositionTable::new(16)?;
@@ -80,10 +81,11 @@ pub fn run(
         let control = SearchControl::default();
         let start = Instant::now();
         let result = with_position!(&pos, p => think(p, &[], &Limits::depth(depth), &options, &tt, &control, &|_| {}));
-        time += start.elapsed();
+        let spent = start.elapsed();
+        time += spent;
         nodes += result.nodes;
         positions += 1;
-        progress(i + 1, name, result.nodes);
+        progress(i + 1, name, result.nodes, spent);
     }
     Ok(BenchResult {
         nodes,
