@@ -75,32 +75,7 @@ insufficient_material = ["K", "KN", "KB"]
 /// A user variant on 6x6: Kings and lame Elephants (`nA`: two squares diagonally, the
 /// square between must be empty), and a Jumper (`jD`: two squares orthogonally, only over
 /// an occupied square) for set-up positions.
-const ELEPHANTS: &str = r#"name = "elephants"
-title = "Elephants"
-files = 6
-ranks = 6
-start = "1e1ke1/6/6/6/6/1E1KE1 w - - 0 1"
-summary = "Kings and lame elephants."
-
-[[piece]]
-letter = "K"
-name = "King"
-betza = "K"
-value = 0
-role = "king"
-
-[[piece]]
-letter = "E"
-name = "Elephant"
-betza = "nA"
-value = 200
-
-[[piece]]
-letter = "J"
-name = "Jumper"
-betza = "jD"
-value = 150
-"#;
+const ELEPHANTS: &str = include_str!("data/elephants.toml");
 
 /// BASE with one text replaced; the text must be there (so that a changed BASE cannot
 /// silently turn a test into a no-op).
