@@ -189,6 +189,20 @@ fn a_pawn_on_d3_that_is_not_unmoved_gives_no_en_passant() {
     );
 }
 
+#[test]
+fn en_passant_that_exposes_the_king_along_the_rank_is_illegal() {
+    // c9-c6: targets c8 and c7; b6 attacks c7. b6xc7 e.p. would empty b6 and c6 and open
+    // rank 6 from j6 to the King on a6.
+    let pinned = play(&magi("Ka6 Pb6 kj10 rj6 pc9", "b"), "c9c6");
+    assert_eq!(ep_field(&pinned), "c7");
+    // King a6: a5, a7, b7 (b5 is attacked by c6); b6-b7.
+    assert_eq!(legal(&pinned), sorted("a6a5 a6a7 a6b7 b6b7"));
+    // With the Rook off the rank the capture is legal.
+    let free = play(&magi("Ka6 Pb6 kj10 rj9 pc9", "b"), "c9c6");
+    assert_eq!(legal(&free), sorted("a6a5 a6a7 a6b7 b6b7 b6c7"));
+    assert_eq!(piece_on(&play(&free, "b6c7"), "c6"), None);
+}
+
 // ---- §2.3 The G4 test vector: 13.f2-f5 e5xf4 e.p. ----
 
 /// The G4 position after 13.f2-f5, Black to move (RULES.md §2.3). Black still castles
@@ -492,6 +506,20 @@ fn threefold_repetition_with_wizards() {
     moves.extend(shuffle);
     let game = Game::from_moves(start, &moves, 1).unwrap();
     assert_eq!(game_outcome(&game), Some(Outcome::Draw(Reason::Repetition)));
+}
+
+#[test]
+fn fifty_move_rule() {
+    let pos = magi_with("Kf1 Ra1 kf10 pj9", "w - - 99 70");
+    let hashes = |p: &AnyPosition| vec![p.hash()];
+    assert_eq!(outcome_of(&pos, &hashes(&pos)), None);
+    let quiet = play(&pos, "a1a2");
+    assert_eq!(
+        outcome_of(&quiet, &hashes(&quiet)),
+        Some(Outcome::Draw(Reason::FiftyMoves))
+    );
+    let pawn = play(&play(&pos, "a1a2"), "j9j8");
+    assert_eq!(outcome_of(&pawn, &hashes(&pawn)), None);
 }
 
 #[test]
