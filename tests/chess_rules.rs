@@ -43,8 +43,13 @@ fn castling_out_of_through_and_into_check() {
         let white = castles_with_attacker("chess", true, file.map(|f| format!("r{f}5")).as_deref());
         assert_eq!(white, sorted(expected), "White, attacker on {file:?}5");
         let black_expected = expected.replace('1', "8");
-        let black = castles_with_attacker("chess", false, file.map(|f| format!("R{f}4")).as_deref());
-        assert_eq!(black, sorted(&black_expected), "Black, attacker on {file:?}4");
+        let black =
+            castles_with_attacker("chess", false, file.map(|f| format!("R{f}4")).as_deref());
+        assert_eq!(
+            black,
+            sorted(&black_expected),
+            "Black, attacker on {file:?}4"
+        );
     }
 }
 
@@ -128,7 +133,10 @@ fn castling_rights_are_lost_when_king_or_rook_moves_or_the_rook_is_captured() {
     let pos = chess("Ke1 Ra1 Rh1 ke8 ra8 rh8 bg2", "b KQkq - 0 1");
     assert_eq!(castling_field(&play(&pos, "g2h1")), "Qkq");
     // Once lost, a right does not come back when the Rook returns.
-    let back = play_all(&chess("Ke1 Ra1 Rh1 ke8", "w KQ - 0 1"), "h1h2 e8e7 h2h1 e7e8");
+    let back = play_all(
+        &chess("Ke1 Ra1 Rh1 ke8", "w KQ - 0 1"),
+        "h1h2 e8e7 h2h1 e7e8",
+    );
     assert_eq!(castling_field(&back), "Q");
     assert!(!legal(&back).contains(&"e1g1".to_string()));
 }
@@ -318,7 +326,10 @@ fn repetition_counts_castling_rights() {
     // is another position (FIDE 9.2.3): the start counts once, not three times.
     let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
     let cycle = "e1e2 e8e7 e2e1 e7e8";
-    assert_eq!(outcome_of(&game(Some(fen), &format!("{cycle} {cycle}"))), None);
+    assert_eq!(
+        outcome_of(&game(Some(fen), &format!("{cycle} {cycle}"))),
+        None
+    );
     assert_eq!(
         outcome_of(&game(Some(fen), &format!("{cycle} {cycle} {cycle}"))),
         Some(Outcome::Draw(Reason::Repetition))
@@ -344,7 +355,12 @@ fn repetition_counts_the_en_passant_right() {
 #[test]
 fn insufficient_material() {
     let dead = Some(Outcome::Draw(Reason::InsufficientMaterial));
-    let of = |pieces: &str| outcome_of(&game(Some(&format!("{} w - - 0 1", place(8, 8, pieces))), ""));
+    let of = |pieces: &str| {
+        outcome_of(&game(
+            Some(&format!("{} w - - 0 1", place(8, 8, pieces))),
+            "",
+        ))
+    };
     assert_eq!(of("Ke1 ke8"), dead);
     assert_eq!(of("Ke1 Nf1 ke8"), dead);
     assert_eq!(of("Ke1 Bf1 ke8"), dead);

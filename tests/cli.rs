@@ -44,7 +44,11 @@ fn fails(args: &[&str], facts: &[&str]) -> String {
     let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
     assert_eq!(errors.len(), 1, "{args:?}: one error line expected: {err}");
     for fact in facts {
-        assert!(errors[0].contains(fact), "{args:?}: {:?} lacks {fact:?}", errors[0]);
+        assert!(
+            errors[0].contains(fact),
+            "{args:?}: {:?} lacks {fact:?}",
+            errors[0]
+        );
     }
     errors[0].to_string()
 }
@@ -55,10 +59,21 @@ fn perft_prints_the_node_count() {
         succeeds(&["perft", "--variant", "magi", "--depth", "2"]),
         "Nodes searched: 1442\n"
     );
-    assert_eq!(succeeds(&["perft", "--depth", "3"]), "Nodes searched: 8902\n");
+    assert_eq!(
+        succeeds(&["perft", "--depth", "3"]),
+        "Nodes searched: 8902\n"
+    );
     let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     assert_eq!(
-        succeeds(&["perft", "--variant", "chess", "--depth", "3", "--fen", kiwipete]),
+        succeeds(&[
+            "perft",
+            "--variant",
+            "chess",
+            "--depth",
+            "3",
+            "--fen",
+            kiwipete
+        ]),
         "Nodes searched: 97862\n"
     );
     // A FEN of board and side only (it used to panic).
@@ -110,10 +125,7 @@ fn variants_lists_every_built_in() {
             .lines()
             .find(|l| l.split_whitespace().next() == Some(v.name.as_str()))
             .unwrap_or_else(|| panic!("{} is not listed: {text}", v.name));
-        assert!(
-            line.contains(&format!("{}x{}", v.files, v.ranks)),
-            "{line}"
-        );
+        assert!(line.contains(&format!("{}x{}", v.files, v.ranks)), "{line}");
     }
     assert_eq!(text.lines().count(), common::registry().all().len());
 }
@@ -139,7 +151,13 @@ fn bad_arguments_fail_with_one_clear_line() {
         &["--fen", "'rnbqkbnr/8 w'", "2 ranks", "chess has 8"],
     );
     fails(
-        &["perft", "--depth", "1", "--fen", "4k3/8/8/8/8/8/8/4K3 w - z9"],
+        &[
+            "perft",
+            "--depth",
+            "1",
+            "--fen",
+            "4k3/8/8/8/8/8/8/4K3 w - z9",
+        ],
         &["--fen", "'z9' is not a square"],
     );
     fails(
@@ -153,8 +171,7 @@ struct TempDir(PathBuf);
 
 impl TempDir {
     fn new(tag: &str) -> TempDir {
-        let path =
-            std::env::temp_dir().join(format!("magus-cli-{}-{tag}", std::process::id()));
+        let path = std::env::temp_dir().join(format!("magus-cli-{}-{tag}", std::process::id()));
         let _ = std::fs::remove_dir_all(&path);
         std::fs::create_dir_all(&path).unwrap();
         TempDir(path)
@@ -170,19 +187,39 @@ impl Drop for TempDir {
 #[test]
 fn a_variant_folder_adds_user_variants() {
     let dir = TempDir::new("good");
-    std::fs::write(dir.0.join("elephants.toml"), include_str!("data/elephants.toml")).unwrap();
+    std::fs::write(
+        dir.0.join("elephants.toml"),
+        include_str!("data/elephants.toml"),
+    )
+    .unwrap();
     let path = dir.0.to_str().unwrap();
     let list = succeeds(&["--variant-path", path, "variants"]);
     assert!(list.lines().any(|l| l.starts_with("elephants ")), "{list}");
     assert!(list.contains("6x6"), "{list}");
     // Perft 1 and 2 of the start, derived by hand in variant_files.rs.
     assert_eq!(
-        succeeds(&["--variant-path", path, "perft", "--variant", "elephants", "--depth", "2"]),
+        succeeds(&[
+            "--variant-path",
+            path,
+            "perft",
+            "--variant",
+            "elephants",
+            "--depth",
+            "2"
+        ]),
         "Nodes searched: 35\n"
     );
     // The flag is global: it may follow the command.
     assert_eq!(
-        succeeds(&["perft", "--variant", "elephants", "--depth", "1", "--variant-path", path]),
+        succeeds(&[
+            "perft",
+            "--variant",
+            "elephants",
+            "--depth",
+            "1",
+            "--variant-path",
+            path
+        ]),
         "Nodes searched: 6\n"
     );
 }
@@ -194,7 +231,11 @@ fn a_bad_variant_folder_fails_naming_the_flag_and_the_file() {
     std::fs::write(&bad, "name = \"broken\"\nfiles = 8\n").unwrap();
     fails(
         &["--variant-path", dir.0.to_str().unwrap(), "variants"],
-        &["--variant-path", &bad.display().to_string(), "missing field"],
+        &[
+            "--variant-path",
+            &bad.display().to_string(),
+            "missing field",
+        ],
     );
     let missing = dir.0.join("no-such-folder");
     fails(
@@ -231,7 +272,10 @@ fn without_a_command_it_speaks_uci() {
             "info string variant magi files 10 ranks 10",
             "Nodes searched: 38",
         ] {
-            assert!(text.contains(expected), "{args:?}: no {expected:?} in {text}");
+            assert!(
+                text.contains(expected),
+                "{args:?}: no {expected:?} in {text}"
+            );
         }
     }
 }

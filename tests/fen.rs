@@ -25,7 +25,11 @@ fn concrete<B: Bitboard>(any: &AnyPosition) -> Position<B> {
 /// from scratch; the FEN reads back to the same FEN, hash, e.p. victim and legal moves.
 fn walk<B: Bitboard>(pos: &Position<B>, depth: u32, variant: &'static Variant) -> u64 {
     let fen = pos.to_fen();
-    assert_eq!(pos.hash(), pos.compute_hash(), "incremental hash wrong at {fen}");
+    assert_eq!(
+        pos.hash(),
+        pos.compute_hash(),
+        "incremental hash wrong at {fen}"
+    );
     let back = AnyPosition::from_fen(variant, Some(&fen))
         .unwrap_or_else(|e| panic!("{}: own FEN refused: {fen}: {e}", variant.name));
     let back: Position<B> = concrete(&back);
@@ -137,7 +141,11 @@ fn magi_en_passant_target_not_next_to_the_pawn_reads_back() {
     assert_eq!(back.to_fen(), fen);
     // And the e.p. capture from the reread position removes the pawn on c5.
     let taken = play(&back, "b4c3");
-    assert!(taken.to_fen().starts_with("7k2/10/10/10/10/10/10/2p7/10/7K2 w"));
+    assert!(
+        taken
+            .to_fen()
+            .starts_with("7k2/10/10/10/10/10/10/2p7/10/7K2 w")
+    );
 
     // d3-d5 with a Black pawn on e4: only d3 (the origin) is capturable.
     let pos = position(
@@ -159,8 +167,14 @@ fn magi_en_passant_target_not_next_to_the_pawn_reads_back() {
 #[test]
 fn fields_after_the_side_to_move_may_be_left_out() {
     // RULES.md gives the G4 vector as board and side only.
-    let pos = position("chess", Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"));
-    assert_eq!(pos.to_fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
+    let pos = position(
+        "chess",
+        Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"),
+    );
+    assert_eq!(
+        pos.to_fen(),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
+    );
     let pos = position("chess", Some("4k3/8/8/8/8/8/8/4K3 b -"));
     assert_eq!(pos.to_fen(), "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
     let pos = position("chess", Some("4k3/8/8/8/8/8/8/4K3 b - -"));
@@ -171,14 +185,23 @@ fn fields_after_the_side_to_move_may_be_left_out() {
         "magi",
         Some("r1bcqkw2r/ppp3ppbp/d5p1pn/3pn5/3p2P3/3PpP1C2/4P5/D1NPW2N1D/PPP4PPP/R3QK1B1R b"),
     );
-    assert_eq!(pos.legal_moves_wire(1).len(), 59, "no e.p. without the field");
+    assert_eq!(
+        pos.legal_moves_wire(1).len(),
+        59,
+        "no e.p. without the field"
+    );
 }
 
 #[test]
 fn magi_fen_state_fields_round_trip() {
     // unmoved= is written only when the default (every pawn on d3, g3, d8, g8) is wrong.
     let board = place(10, 10, "Kf1 Pd3 Pg3 kf10 pd8 pg8");
-    for state in [" unmoved=-", " unmoved=d3", " unmoved=g3,d8", " unmoved=d3,g3,g8"] {
+    for state in [
+        " unmoved=-",
+        " unmoved=d3",
+        " unmoved=g3,d8",
+        " unmoved=d3,g3,g8",
+    ] {
         let fen = format!("{board} w - - 0 1{state}");
         assert_eq!(position("magi", Some(&fen)).to_fen(), fen);
     }
@@ -197,7 +220,10 @@ fn magi_fen_state_fields_round_trip() {
 
 fn error(variant_name: &str, fen: &str) -> String {
     match AnyPosition::from_fen(variant(variant_name), Some(fen)) {
-        Ok(p) => panic!("{variant_name} FEN accepted: {fen} (read as {})", p.to_fen()),
+        Ok(p) => panic!(
+            "{variant_name} FEN accepted: {fen} (read as {})",
+            p.to_fen()
+        ),
         Err(e) => e,
     }
 }
@@ -218,7 +244,11 @@ fn board_errors() {
         "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         &["7 ranks", "chess has 8"],
     );
-    assert_error("magi", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", &["8 ranks", "magi has 10"]);
+    assert_error(
+        "magi",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        &["8 ranks", "magi has 10"],
+    );
     // Wrong number of files.
     assert_error(
         "chess",
@@ -251,7 +281,8 @@ fn board_errors() {
 #[test]
 fn magi_run_lengths_of_ten() {
     // `10` is one run of ten empty squares in Magi, too many in chess.
-    let fen = "rnbcqkwbnr/pppppppppp/d2p2p2d/10/10/10/10/D2P2P2D/PPPPPPPPPP/RNBCQKWBNR w KQkq - 0 1";
+    let fen =
+        "rnbcqkwbnr/pppppppppp/d2p2p2d/10/10/10/10/D2P2P2D/PPPPPPPPPP/RNBCQKWBNR w KQkq - 0 1";
     assert_eq!(position("magi", Some(fen)).to_fen(), fen);
     assert_error(
         "magi",
@@ -282,8 +313,16 @@ fn magi_run_lengths_of_ten() {
 
 #[test]
 fn side_to_move_errors() {
-    assert_error("chess", "4k3/8/8/8/8/8/8/4K3 x - - 0 1", &["side to move 'x'"]);
-    assert_error("chess", "4k3/8/8/8/8/8/8/4K3 W - - 0 1", &["side to move 'W'"]);
+    assert_error(
+        "chess",
+        "4k3/8/8/8/8/8/8/4K3 x - - 0 1",
+        &["side to move 'x'"],
+    );
+    assert_error(
+        "chess",
+        "4k3/8/8/8/8/8/8/4K3 W - - 0 1",
+        &["side to move 'W'"],
+    );
     // The side not to move is in check.
     assert_error(
         "chess",
@@ -304,7 +343,11 @@ fn castling_errors() {
         "r3k2r/8/8/8/8/8/8/R3K2R w KQxq - 0 1",
         &["'x'", "not one of K Q k q"],
     );
-    assert_error("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KKq - 0 1", &["'K' given twice"]);
+    assert_error(
+        "chess",
+        "r3k2r/8/8/8/8/8/8/R3K2R w KKq - 0 1",
+        &["'K' given twice"],
+    );
     // A right without its pieces.
     assert_error(
         "chess",
@@ -322,11 +365,7 @@ fn castling_errors() {
         &["'q'", "Black King on e8", "a8"],
     );
     // An enemy piece in the corner is no Rook to castle with.
-    assert_error(
-        "chess",
-        "r3k2r/8/8/8/8/8/8/R3K2n w K - 0 1",
-        &["'K'", "h1"],
-    );
+    assert_error("chess", "r3k2r/8/8/8/8/8/8/R3K2n w K - 0 1", &["'K'", "h1"]);
     assert_error(
         "magi",
         &format!("{} w K - 0 1", place(10, 10, "Kf1 Ra1 kf10")),
@@ -342,7 +381,11 @@ fn en_passant_errors() {
         position("chess", Some(&format!("{chess} d6 0 3"))).to_fen(),
         format!("{chess} d6 0 3")
     );
-    assert_error("chess", &format!("{chess} z9 0 3"), &["'z9' is not a square"]);
+    assert_error(
+        "chess",
+        &format!("{chess} z9 0 3"),
+        &["'z9' is not a square"],
+    );
     assert_error("chess", &format!("{chess} d 0 3"), &["'d' is not a square"]);
     assert_error("chess", &format!("{chess} d5 0 3"), &["d5 is not empty"]);
     assert_error(
@@ -383,7 +426,11 @@ fn king_count_errors() {
         "4k3/8/8/8/8/8/8/3KK3 w - - 0 1",
         &["White has 2 kings", "exactly one"],
     );
-    assert_error("chess", "8/8/8/8/8/8/8/4K3 w - - 0 1", &["Black has 0 kings"]);
+    assert_error(
+        "chess",
+        "8/8/8/8/8/8/8/4K3 w - - 0 1",
+        &["Black has 0 kings"],
+    );
     assert_error(
         "magi",
         &format!("{} w - - 0 1", place(10, 10, "Kf1 kf10 ka10")),
@@ -414,7 +461,11 @@ fn pawns_on_their_promotion_rank_are_refused() {
 fn unmoved_field_errors() {
     let board = place(10, 10, "Kf1 Pd3 Pe4 kf10 pd8");
     let with = |state: &str| format!("{board} w - - 0 1 {state}");
-    assert_error("magi", &with("unmoved=e4"), &["unmoved=e4", "e4", "no pawn"]);
+    assert_error(
+        "magi",
+        &with("unmoved=e4"),
+        &["unmoved=e4", "e4", "no pawn"],
+    );
     assert_error("magi", &with("unmoved=g3"), &["unmoved=g3", "g3"]);
     assert_error("magi", &with("unmoved=z99"), &["'z99' is not a square"]);
     assert_error("magi", &with("unmoved="), &["unmoved="]);
@@ -495,7 +546,10 @@ fn mutated_fens_never_panic_and_accepted_ones_round_trip() {
                 (chars[..i].iter().collect(), chars[i..].iter().collect());
             inputs.push(head.clone());
             for r in replacements {
-                inputs.push(format!("{head}{r}{}", tail.chars().skip(1).collect::<String>()));
+                inputs.push(format!(
+                    "{head}{r}{}",
+                    tail.chars().skip(1).collect::<String>()
+                ));
                 inputs.push(format!("{head}{r}{tail}"));
             }
         }

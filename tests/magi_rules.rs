@@ -43,10 +43,7 @@ fn example_1_c2c4_b4_takes_en_passant_b5_captures_normally() {
     // The pawn passed c3, its owner's 3rd rank: c3 is the only target; b4 attacks it.
     assert_eq!(ep_field(&after), "c3");
     // b4: push to b3, e.p. to c3. b5: its push is blocked by b4; it takes c4 normally.
-    assert_eq!(
-        legal(&after),
-        with_king("b4b3 b4c3 b5c4", BLACK_KING_H10)
-    );
+    assert_eq!(legal(&after), with_king("b4b3 b4c3 b5c4", BLACK_KING_H10));
     // b4c3 is the e.p. capture: the pawn on c4 disappears.
     let ep = play(&after, "b4c3");
     assert_eq!(piece_on(&ep, "c3"), Some('p'));
@@ -65,10 +62,7 @@ fn example_1_c2c5_both_b4_and_b5_take_en_passant() {
     // Targets c3 and c4 (ranks 3 to the square behind c5); b4 attacks c3, b5 attacks c4.
     assert_eq!(ep_field(&after), "c3,c4");
     // Nothing attacks c5 itself: both captures are e.p.
-    assert_eq!(
-        legal(&after),
-        with_king("b4b3 b4c3 b5c4", BLACK_KING_H10)
-    );
+    assert_eq!(legal(&after), with_king("b4b3 b4c3 b5c4", BLACK_KING_H10));
     for (capture, lands) in [("b4c3", "c3"), ("b5c4", "c4")] {
         let next = play(&after, capture);
         assert_eq!(piece_on(&next, lands), Some('p'), "{capture}");
@@ -96,10 +90,7 @@ fn example_1_tripled_b3_b4_b5_only_b4_and_b5_can_take() {
     let after = play(&magi("Kh1 Pc2 kh10 pb3 pb4 pb5", "w"), "c2c5");
     // b3 attacks c2, which is rank 2 and not a target: it can only push to b2.
     assert_eq!(ep_field(&after), "c3,c4");
-    assert_eq!(
-        legal(&after),
-        with_king("b3b2 b4c3 b5c4", BLACK_KING_H10)
-    );
+    assert_eq!(legal(&after), with_king("b3b2 b4c3 b5c4", BLACK_KING_H10));
 }
 
 #[test]
@@ -119,10 +110,7 @@ fn a_rank_2_pawn_moving_one_square_gives_no_en_passant() {
     assert_eq!(ep_field(&after), "-");
     // b3 attacks c2, the square the pawn left: no target there, b3 only pushes. d4 pushes
     // or captures the pawn on c3 normally.
-    assert_eq!(
-        legal(&after),
-        with_king("b3b2 d4d3 d4c3", BLACK_KING_H10)
-    );
+    assert_eq!(legal(&after), with_king("b3b2 d4d3 d4c3", BLACK_KING_H10));
 }
 
 // ---- §2.3 Example 2: Black's d8 pawn, White pawns c6 and c7 ----
@@ -208,9 +196,11 @@ fn en_passant_that_exposes_the_king_along_the_rank_is_illegal() {
 /// The G4 position after 13.f2-f5, Black to move (RULES.md §2.3). Black still castles
 /// queenside on move 21, so it has its rights; castling is blocked here anyway (g10 and
 /// c10 are occupied).
-const G4: &str = "r1bcqkw2r/ppp3ppbp/d5p1pn/3pn5/3p2P3/3PpP1C2/4P5/D1NPW2N1D/PPP4PPP/R3QK1B1R b kq f3,f4 0 13";
+const G4: &str =
+    "r1bcqkw2r/ppp3ppbp/d5p1pn/3pn5/3p2P3/3PpP1C2/4P5/D1NPW2N1D/PPP4PPP/R3QK1B1R b kq f3,f4 0 13";
 /// The same position before 13.f2-f5.
-const G4_BEFORE: &str = "r1bcqkw2r/ppp3ppbp/d5p1pn/3pn5/3p2P3/3Pp2C2/4P5/D1NPW2N1D/PPP2P1PPP/R3QK1B1R w kq - 0 13";
+const G4_BEFORE: &str =
+    "r1bcqkw2r/ppp3ppbp/d5p1pn/3pn5/3p2P3/3Pp2C2/4P5/D1NPW2N1D/PPP2P1PPP/R3QK1B1R w kq - 0 13";
 
 /// Black's 60 legal moves in G4, by piece (no Black piece is pinned; the King is not in
 /// check). 12 pawn moves: b9, c9, h9 go 1–3 (their paths are empty); a9 (Duke on a8), j9
@@ -302,7 +292,11 @@ fn a_pawn_arriving_on_d3_gets_one_step() {
     assert_eq!(moves_from(&pos, "d3"), sorted("d3d4"));
     // The FEN says which tracked pawns are unmoved, since the default (every pawn on d3,
     // g3, d8, g8) would be wrong.
-    assert!(pos.to_fen().ends_with(" unmoved=g3,d8,g8"), "{}", pos.to_fen());
+    assert!(
+        pos.to_fen().ends_with(" unmoved=g3,d8,g8"),
+        "{}",
+        pos.to_fen()
+    );
     let reread = position("magi", Some(&pos.to_fen()));
     assert_eq!(moves_from(&reread, "d3"), sorted("d3d4"));
     assert_eq!(reread.hash(), pos.hash());
@@ -364,19 +358,35 @@ fn castling_moves_the_king_three_squares_on_both_wings_for_both_colours() {
     let castles = castles_in(&white, "f1");
     assert_eq!(castles, sorted("f1c1 f1i1"));
     let king_side = play(&white, "f1i1");
-    assert!(board(&king_side).ends_with("/R6RK1"), "{}", board(&king_side));
+    assert!(
+        board(&king_side).ends_with("/R6RK1"),
+        "{}",
+        board(&king_side)
+    );
     assert!(king_side.to_fen().contains(" b kq "));
     let queen_side = play(&white, "f1c1");
-    assert!(board(&queen_side).ends_with("/2KR5R"), "{}", board(&queen_side));
+    assert!(
+        board(&queen_side).ends_with("/2KR5R"),
+        "{}",
+        board(&queen_side)
+    );
     assert!(queen_side.to_fen().contains(" b kq "));
 
     let black = play(&white, "a1a2");
     assert_eq!(castles_in(&black, "f10"), sorted("f10c10 f10i10"));
     let king_side = play(&black, "f10i10");
-    assert!(board(&king_side).starts_with("r6rk1/"), "{}", board(&king_side));
+    assert!(
+        board(&king_side).starts_with("r6rk1/"),
+        "{}",
+        board(&king_side)
+    );
     assert!(king_side.to_fen().contains(" w K "));
     let queen_side = play(&black, "f10c10");
-    assert!(board(&queen_side).starts_with("2kr5r/"), "{}", board(&queen_side));
+    assert!(
+        board(&queen_side).starts_with("2kr5r/"),
+        "{}",
+        board(&queen_side)
+    );
 }
 
 fn castles_in(pos: &AnyPosition, king: &str) -> Vec<String> {
@@ -425,7 +435,11 @@ fn castling_out_of_through_and_into_check() {
         assert_eq!(white, sorted(expected), "White, attacker on {file:?}6");
         let black_expected = expected.replace('1', "10");
         let black = castles_with_attacker("magi", false, file.map(|f| format!("R{f}5")).as_deref());
-        assert_eq!(black, sorted(&black_expected), "Black, attacker on {file:?}5");
+        assert_eq!(
+            black,
+            sorted(&black_expected),
+            "Black, attacker on {file:?}5"
+        );
     }
 }
 

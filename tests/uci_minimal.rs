@@ -69,7 +69,11 @@ impl Transcript {
             "'{line}' answered {answer:?}"
         );
         for fact in facts {
-            assert!(answer[0].contains(fact), "'{line}': {:?} lacks {fact:?}", answer[0]);
+            assert!(
+                answer[0].contains(fact),
+                "'{line}': {:?} lacks {fact:?}",
+                answer[0]
+            );
         }
         assert_eq!(self.fen(), before, "'{line}' changed the position");
         assert_eq!(self.d_fen(), before);
@@ -134,12 +138,16 @@ fn magi_session_transcript() {
         t.send("position startpos moves a3a4 e9e6 j3i3 e6e5 j2j5"),
         Vec::<String>::new()
     );
-    let expected = "rnbcqkwbnr/pppp1ppppp/d2p2p2d/10/10/4p4P/D9/3P2P1D1/PPPPPPPPP1/RNBCQKWBNR b KQkq - 0 3";
+    let expected =
+        "rnbcqkwbnr/pppp1ppppp/d2p2p2d/10/10/4p4P/D9/3P2P1D1/PPPPPPPPP1/RNBCQKWBNR b KQkq - 0 3";
     assert_eq!(t.fen(), expected);
     let d = t.send("d");
     assert!(d.contains(&format!("Fen: {expected}")), "{d:?}");
     assert!(d.iter().any(|l| l.starts_with("Key: ")), "{d:?}");
-    assert!(d.iter().any(|l| l.starts_with("10 |")), "the board has rank 10: {d:?}");
+    assert!(
+        d.iter().any(|l| l.starts_with("10 |")),
+        "the board has rank 10: {d:?}"
+    );
 
     // go perft: one `move: count` line per legal root move, a blank line, the total.
     let answer = t.send("go perft 2");
@@ -163,18 +171,29 @@ fn magi_session_transcript() {
     // The Queen's way down the open e-file ends on rank 6.
     assert!(moves.contains(&"e10e6".to_string()), "{moves:?}");
     assert_eq!(sum, nodes);
-    assert_eq!(nodes, AnyPosition::from_fen(common::variant("magi"), Some(expected)).unwrap().perft(2));
+    assert_eq!(
+        nodes,
+        AnyPosition::from_fen(common::variant("magi"), Some(expected))
+            .unwrap()
+            .perft(2)
+    );
     let answer = t.send("go perft 1");
     assert_eq!(answer.len(), moves.len() + 2);
     assert!(answer[..moves.len()].iter().all(|l| l.ends_with(": 1")));
-    assert_eq!(answer.last().unwrap(), &format!("Nodes searched: {}", moves.len()));
+    assert_eq!(
+        answer.last().unwrap(),
+        &format!("Nodes searched: {}", moves.len())
+    );
 
     // A FEN with moves after it.
     assert_eq!(
         t.send(&format!("position fen {MAGI_START} moves f2f5")),
         Vec::<String>::new()
     );
-    assert!(t.fen().starts_with("rnbcqkwbnr/pppppppppp/d2p2p2d/10/10/5P4/10/D2P2P2D/PPPPP1PPPP/"));
+    assert!(
+        t.fen()
+            .starts_with("rnbcqkwbnr/pppppppppp/d2p2p2d/10/10/5P4/10/D2P2P2D/PPPPP1PPPP/")
+    );
 
     assert!(!t.session.handle_line("quit"));
 }
@@ -202,20 +221,33 @@ fn bad_input_keeps_the_previous_position() {
         &format!("position fen {}", MAGI_START.replace(" w ", " x ")),
         &["side to move 'x'"],
     );
-    t.refused(&format!("position fen {MAGI_START} x"), &["'x'", "not understood"]);
+    t.refused(
+        &format!("position fen {MAGI_START} x"),
+        &["'x'", "not understood"],
+    );
     t.refused("position fen", &["expected 'startpos' or 'fen <FEN>'"]);
-    t.refused("position somewhere", &["expected 'startpos' or 'fen <FEN>'"]);
+    t.refused(
+        "position somewhere",
+        &["expected 'startpos' or 'fen <FEN>'"],
+    );
     // An illegal move in the list: nothing of the list is played.
     t.refused(
         "position startpos moves a3a4 a3a5",
-        &["move 2 of the list", "'a3a5' is not a legal move", "unchanged"],
+        &[
+            "move 2 of the list",
+            "'a3a5' is not a legal move",
+            "unchanged",
+        ],
     );
     t.refused(
         "position startpos moves a3a4 e9e6 zz",
         &["move 3 of the list", "'zz' is not a move"],
     );
     // j2 is blocked by the Duke on j3 at the start.
-    t.refused("position startpos moves j2j4", &["'j2j4' is not a legal move"]);
+    t.refused(
+        "position startpos moves j2j4",
+        &["'j2j4' is not a legal move"],
+    );
     t.refused(
         &format!("position fen {MAGI_START} moves a2a3"),
         &["move 1 of the list", "'a2a3'"],
@@ -224,10 +256,7 @@ fn bad_input_keeps_the_previous_position() {
     t.refused("go perft x", &["depth from 1 to 20"]);
     t.refused("go perft", &["depth from 1 to 20"]);
     t.refused("frobnicate", &["unknown command 'frobnicate'"]);
-    t.refused(
-        "setoption name Hash value 16",
-        &["unknown option 'Hash'"],
-    );
+    t.refused("setoption name Hash value 16", &["unknown option 'Hash'"]);
     assert_eq!(t.send(""), Vec::<String>::new());
     assert_eq!(t.send("   "), Vec::<String>::new());
     assert_eq!(t.fen(), kept);

@@ -87,10 +87,16 @@ fn mutate(from: &str, to: &str) -> String {
 /// Parses, expecting an error that names the file and contains every fact.
 fn assert_refused(text: &str, facts: &[&str]) {
     let e = match parse_variant(text, "test.toml") {
-        Ok(v) => panic!("accepted variant '{}'; expected an error with {facts:?}", v.name),
+        Ok(v) => panic!(
+            "accepted variant '{}'; expected an error with {facts:?}",
+            v.name
+        ),
         Err(e) => e,
     };
-    assert!(e.starts_with("test.toml: "), "the file is not named first: {e}");
+    assert!(
+        e.starts_with("test.toml: "),
+        "the file is not named first: {e}"
+    );
     for fact in facts {
         assert!(e.contains(fact), "error lacks {fact:?}: {e}");
     }
@@ -104,7 +110,10 @@ fn leak(v: Variant) -> &'static Variant {
 fn the_base_file_defines_orthodox_chess() {
     let v = parse_variant(BASE, "test.toml").unwrap();
     check_variant(&v).unwrap();
-    assert_eq!((v.name.as_str(), v.title.as_str()), ("testchess", "Test chess"));
+    assert_eq!(
+        (v.name.as_str(), v.title.as_str()),
+        ("testchess", "Test chess")
+    );
     assert_eq!(v.source, "test.toml");
     let pos = AnyPosition::from_fen(leak(v), None).unwrap();
     assert_eq!(
@@ -125,11 +134,17 @@ fn unknown_keys_are_refused() {
         &["speed", "unknown field", "letter"],
     );
     assert_refused(
-        &mutate("promotion_ranks = [8]", "promotion_ranks = [8]\ndouble_step = true"),
+        &mutate(
+            "promotion_ranks = [8]",
+            "promotion_ranks = [8]\ndouble_step = true",
+        ),
         &["double_step", "unknown field"],
     );
     assert_refused(
-        &mutate("stalemate = \"draw\"", "stalemate = \"draw\"\nbare_king = \"loss\""),
+        &mutate(
+            "stalemate = \"draw\"",
+            "stalemate = \"draw\"\nbare_king = \"loss\"",
+        ),
         &["bare_king", "unknown field"],
     );
     assert_refused(
@@ -154,7 +169,10 @@ fn wrong_types_and_missing_keys_are_refused() {
     );
     assert_refused(&mutate("files = 8", "files = 300"), &["files = 300", "u8"]);
     assert_refused(
-        &mutate("start = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"\n", ""),
+        &mutate(
+            "start = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"\n",
+            "",
+        ),
         &["missing field `start`"],
     );
     assert_refused(&mutate("[[piece]]", "[[piece]"), &["line 8", "[[piece]"]);
@@ -250,7 +268,10 @@ fn bad_board_sizes_are_refused() {
         &["'files'/'ranks'", "27x8"],
     );
     // 11x11 = 121 squares fits.
-    let v = parse_variant(&mutate("files = 8\nranks = 8", "files = 11\nranks = 11"), "test.toml");
+    let v = parse_variant(
+        &mutate("files = 8\nranks = 8", "files = 11\nranks = 11"),
+        "test.toml",
+    );
     assert!(v.is_ok(), "{v:?}", v = v.err());
 }
 
@@ -261,7 +282,10 @@ fn bad_pawn_rules_are_refused() {
         &["pawns.promotion_pieces", "'X' is not a piece letter"],
     );
     assert_refused(
-        &mutate("promotion_pieces = \"QRBN\"", "promotion_pieces = \"QRBNK\""),
+        &mutate(
+            "promotion_pieces = \"QRBN\"",
+            "promotion_pieces = \"QRBNK\"",
+        ),
         &["pawns.promotion_pieces", "cannot promote to 'K'"],
     );
     assert_refused(
@@ -273,7 +297,10 @@ fn bad_pawn_rules_are_refused() {
         &["promotion_ranks", "promotion_pieces", "both or neither"],
     );
     assert_refused(
-        &mutate("multi_step = [{ ranks = [2], steps = 2 }]", "multi_step = [{ steps = 2 }]"),
+        &mutate(
+            "multi_step = [{ ranks = [2], steps = 2 }]",
+            "multi_step = [{ steps = 2 }]",
+        ),
         &["pawns.multi_step[1]", "give 'ranks' or 'squares'"],
     );
     assert_refused(
@@ -285,11 +312,17 @@ fn bad_pawn_rules_are_refused() {
         &["pawns.multi_step[1].ranks", "0 is not a rank"],
     );
     assert_refused(
-        &mutate("{ ranks = [2], steps = 2 }", "{ squares = [\"e2\", \"z9\"], steps = 2 }"),
+        &mutate(
+            "{ ranks = [2], steps = 2 }",
+            "{ squares = [\"e2\", \"z9\"], steps = 2 }",
+        ),
         &["pawns.multi_step[1].squares", "'z9' is not a square"],
     );
     assert_refused(
-        &mutate("en_passant = \"passed-squares\"", "en_passant = \"sometimes\""),
+        &mutate(
+            "en_passant = \"passed-squares\"",
+            "en_passant = \"sometimes\"",
+        ),
         &["pawns.en_passant", "'sometimes' is not a rule"],
     );
     assert_refused(
@@ -302,7 +335,10 @@ fn bad_pawn_rules_are_refused() {
 fn bad_castling_is_refused() {
     assert_refused(
         &mutate("king_file = \"e\"", "king_file = \"z\""),
-        &["castling.king_file", "'z' is not a file of this board (a to h)"],
+        &[
+            "castling.king_file",
+            "'z' is not a file of this board (a to h)",
+        ],
     );
     assert_refused(
         &mutate("rook_from = \"h\"", "rook_from = \"i\""),
@@ -362,7 +398,11 @@ fn bad_names_and_mechanics_are_refused() {
 #[test]
 fn a_bad_start_position_is_refused_by_check_variant() {
     let cases = [
-        ("RNBQKBNR w KQkq", "RNBQKBNX w KQkq", "'X' is not a piece of testchess"),
+        (
+            "RNBQKBNR w KQkq",
+            "RNBQKBNX w KQkq",
+            "'X' is not a piece of testchess",
+        ),
         ("pppppppp/8/", "pppppppp/", "7 ranks"),
         ("RNBQKBNR w KQkq", "RNBQ1BNR w kq", "White has 0 kings"),
         ("RNBQKBNR w KQkq", "RNBQKBNR x KQkq", "side to move 'x'"),
@@ -382,10 +422,8 @@ struct TempDir(PathBuf);
 
 impl TempDir {
     fn new(tag: &str) -> TempDir {
-        let path = std::env::temp_dir().join(format!(
-            "magus-variant-files-{}-{tag}",
-            std::process::id()
-        ));
+        let path =
+            std::env::temp_dir().join(format!("magus-variant-files-{}-{tag}", std::process::id()));
         let _ = std::fs::remove_dir_all(&path);
         std::fs::create_dir_all(&path).unwrap();
         TempDir(path)
@@ -426,7 +464,10 @@ fn a_folder_of_good_files_loads() {
 fn a_folder_with_one_bad_file_loads_nothing() {
     let dir = TempDir::new("bad");
     dir.write("a-elephants.toml", ELEPHANTS);
-    let bad = dir.write("b-broken.toml", &mutate("files = 8", "files = 8\ncolour = 1"));
+    let bad = dir.write(
+        "b-broken.toml",
+        &mutate("files = 8", "files = 8\ncolour = 1"),
+    );
     let mut registry = Registry::builtin();
     let before = registry.names().len();
     let e = registry.load_dir(dir.path(), check_variant).unwrap_err();
@@ -458,7 +499,10 @@ fn folder_errors() {
     let e = Registry::builtin()
         .load_dir(dir.path(), check_variant)
         .unwrap_err();
-    assert!(e.contains("two.toml") && e.contains("'elephants' is defined twice"), "{e}");
+    assert!(
+        e.contains("two.toml") && e.contains("'elephants' is defined twice"),
+        "{e}"
+    );
 
     let empty = TempDir::new("empty");
     empty.write("readme.md", "no variants here");
@@ -477,12 +521,18 @@ fn folder_errors() {
 #[test]
 fn a_folder_variant_replaces_a_built_in_of_the_same_name() {
     let dir = TempDir::new("replace");
-    let path = dir.write("chess.toml", &mutate("name = \"testchess\"", "name = \"chess\""));
+    let path = dir.write(
+        "chess.toml",
+        &mutate("name = \"testchess\"", "name = \"chess\""),
+    );
     let mut registry = Registry::builtin();
     let before: Vec<String> = registry.names().into_iter().map(String::from).collect();
     registry.load_dir(dir.path(), check_variant).unwrap();
     assert_eq!(registry.names(), before, "same names, same order");
-    assert_eq!(registry.get("chess").unwrap().source, path.display().to_string());
+    assert_eq!(
+        registry.get("chess").unwrap().source,
+        path.display().to_string()
+    );
 }
 
 // ---- a user-defined variant ----

@@ -149,7 +149,11 @@ pub fn piece_on(pos: &AnyPosition, square: &str) -> Option<char> {
 
 /// The castling moves among the legal moves of a position with one attacker added: the
 /// side to move has its King and both Rooks on their squares with both rights.
-pub fn castles_with_attacker(variant_name: &str, white: bool, attacker: Option<&str>) -> Vec<String> {
+pub fn castles_with_attacker(
+    variant_name: &str,
+    white: bool,
+    attacker: Option<&str>,
+) -> Vec<String> {
     let v = variant(variant_name);
     let (king_file, last) = match variant_name {
         "chess" => ('e', 'h'),
