@@ -198,7 +198,8 @@ fn perft(
     if !(1..=20).contains(&depth) {
         return Err(format!("--depth: {depth} is not from 1 to 20"));
     }
-    let pos = AnyPosition::from_fen(variant, fen).map_err(|e| format!("--fen: {e}"))?;
+    let pos = AnyPosition::from_fen(variant, fen)
+        .map_err(|e| format!("--fen '{}': {e}", fen.unwrap_or_default()))?;
     let start = Instant::now();
     let nodes = if divide {
         let mut total = 0;

@@ -15,7 +15,7 @@ use super::bitboard::Bitboard;
 use super::layout::Layout;
 use super::piece::{Color, Kind, Piece};
 use super::position::Position;
-use super::square::Square;
+use crate::variant::EnPassant;
 
 impl<B: Bitboard> Position<B> {
     /// Reads a FEN. On error nothing is built, and the message says what and where.
@@ -62,7 +62,7 @@ impl<B: Bitboard> Position<B> {
         pos.set_clocks(clocks[0], clocks[1]);
 
         let mut unmoved = default_unmoved(&pos);
-        for token in &fields[rest_start + numbers_read..] {
+        for token in fields.iter().skip(rest_start + numbers_read) {
             match token.split_once('=') {
                 Some(("unmoved", value)) => unmoved = parse_unmoved(&pos, value)?,
                 Some((key, value)) if crate::rules::parse_fen_state(&mut pos, key, value)? => {}
@@ -364,28 +364,51 @@ fn parse_en_passant<B: Bitboard>(pos: &mut Position<B>, text: &str) -> Result<()
         }
         targets |= B::from_square(sq);
     }
-    // The pawn that moved stands just beyond the farthest target.
+    // The pawn that moved stands beyond the farthest target, on the same file. Only targets
+    // that a pawn can take are written, so squares it passed may lie between (Magi c2-c5
+    // with only c3 attacked is written `c3`): step over empty squares, no farther than the
+    // longest first move reaches.
     let farthest = if forward > 0 {
         targets.highest()
     } else {
         targets.lowest()
     };
-    let victim = farthest.index() as i32 + forward;
-    let victim_ok = (0..layout.squares as i32).contains(&victim)
-        && dims.file(Square::new(victim as u8)) == dims.file(farthest)
-        && pos.piece_at(Square::new(victim as u8)) == Some(Piece::new(mover, pawn));
+    let longest = (0..layout.squares)
+        .map(|s| layout.first_steps[mover.index()][s].max(layout.unmoved_steps[mover.index()][s]))
+        .max()
+        .unwrap_or(1);
+    let reach = match layout.en_passant {
+        // The origin is a target too.
+        EnPassant::FromThirdRank => longest,
+        _ => longest.saturating_sub(1),
+    }
+    .max(1);
+    let rank_step = if forward > 0 { 1 } else { -1 };
+    let mut victim = None;
+    let mut sq = farthest;
+    for _ in 0..reach {
+        let Some(next) = dims.offset(sq, 0, rank_step) else {
+            break;
+        };
+        if pos.piece_at(next).is_some() || pos.holes().has(next) {
+            victim = Some(next);
+            break;
+        }
+        sq = next;
+    }
+    let victim = victim.filter(|&v| pos.piece_at(v) == Some(Piece::new(mover, pawn)));
     let same_file = targets
         .squares()
         .all(|s| dims.file(s) == dims.file(farthest));
-    if !victim_ok || !same_file {
+    let (Some(victim), true) = (victim, same_file) else {
         return Err(format!(
-            "FEN en passant '{text}': no {} pawn stands just beyond it on its file",
+            "FEN en passant '{text}': no {} pawn stands beyond it on its file",
             mover.name()
         ));
-    }
+    };
     let kept = pos.capturable_en_passant(targets, pos.side());
     if kept.any() {
-        pos.set_en_passant(kept, Square::new(victim as u8));
+        pos.set_en_passant(kept, victim);
     }
     Ok(())
 }

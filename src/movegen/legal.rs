@@ -62,7 +62,10 @@ impl<B: Bitboard> Position<B> {
                     let blockers = self.blockers() & !B::from_square(from);
                     return !self.is_attacked_through(m.to(), !self.side(), blockers);
                 }
-                if !ctx.in_check && !ctx.pinned.has(from) {
+                // A lame (`n`) or must-jump (`j`) leap opens or closes with what stands on
+                // its middle square, which the slider pins do not show: such variants take
+                // the slow test.
+                if !ctx.in_check && !ctx.pinned.has(from) && !self.layout().has_path_leaps {
                     return true;
                 }
             }

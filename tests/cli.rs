@@ -1,0 +1,281 @@
+//! The `magus` binary: perft and its divide, the variant list, a user variant folder, UCI on
+//! standard input, and errors (non-zero exit, one `error:` line naming the flag and value).
+
+mod common;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn magus(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_magus"))
+        .args(args)
+        .env_remove("MAGUS_TIMING")
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the magus binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
+
+/// Runs a command that must succeed quietly on stderr; returns its standard output.
+fn succeeds(args: &[&str]) -> String {
+    let out = magus(args);
+    assert!(out.status.success(), "{args:?} failed: {}", stderr(&out));
+    assert_eq!(stderr(&out), "", "{args:?} wrote to stderr");
+    stdout(&out)
+}
+
+/// Runs a command that must fail: non-zero exit, nothing on stdout, exactly one line
+/// starting `error:` on stderr, holding every fact. (clap follows its error line with a
+/// usage hint; those lines are not errors.)
+fn fails(args: &[&str], facts: &[&str]) -> String {
+    let out = magus(args);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    assert_eq!(stdout(&out), "", "{args:?} wrote to stdout");
+    let err = stderr(&out);
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{args:?}: one error line expected: {err}");
+    for fact in facts {
+        assert!(
+            errors[0].contains(fact),
+            "{args:?}: {:?} lacks {fact:?}",
+            errors[0]
+        );
+    }
+    errors[0].to_string()
+}
+
+#[test]
+fn perft_prints_the_node_count() {
+    assert_eq!(
+        succeeds(&["perft", "--variant", "magi", "--depth", "2"]),
+        "Nodes searched: 1442\n"
+    );
+    assert_eq!(
+        succeeds(&["perft", "--depth", "3"]),
+        "Nodes searched: 8902\n"
+    );
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    assert_eq!(
+        succeeds(&[
+            "perft",
+            "--variant",
+            "chess",
+            "--depth",
+            "3",
+            "--fen",
+            kiwipete
+        ]),
+        "Nodes searched: 97862\n"
+    );
+    // A FEN of board and side only (it used to panic).
+    assert_eq!(
+        succeeds(&[
+            "perft",
+            "--depth",
+            "1",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"
+        ]),
+        "Nodes searched: 20\n"
+    );
+}
+
+#[test]
+fn perft_divide_lists_each_root_move() {
+    let text = succeeds(&["perft", "--variant", "magi", "--depth", "2", "--divide"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 38 + 2, "{text}");
+    assert_eq!(lines[38], "");
+    assert_eq!(lines[39], "Nodes searched: 1442");
+    let mut moves = Vec::new();
+    let mut sum = 0;
+    for line in &lines[..38] {
+        let (m, n) = line.split_once(": ").unwrap_or_else(|| panic!("{line:?}"));
+        let n: u64 = n.parse().unwrap();
+        moves.push(m.to_string());
+        sum += n;
+        match m {
+            // The Duke on a4 reaches nothing of Black's: Black keeps its 38 moves.
+            "a3a4" => assert_eq!(n, 38),
+            // On a6 it blocks a5 for Black's Duke a8, which can take it instead of going
+            // to a6: 3 Duke moves down become 2.
+            "a3a6" => assert_eq!(n, 37),
+            _ => {}
+        }
+    }
+    assert_eq!(sum, 1442);
+    moves.sort();
+    assert_eq!(moves, common::legal(&common::position("magi", None)));
+}
+
+#[test]
+fn variants_lists_every_built_in() {
+    let text = succeeds(&["variants"]);
+    for v in common::registry().all() {
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(v.name.as_str()))
+            .unwrap_or_else(|| panic!("{} is not listed: {text}", v.name));
+        assert!(line.contains(&format!("{}x{}", v.files, v.ranks)), "{line}");
+    }
+    assert_eq!(text.lines().count(), common::registry().all().len());
+}
+
+#[test]
+fn bad_arguments_fail_with_one_clear_line() {
+    fails(
+        &["perft", "--variant", "nonesuch", "--depth", "1"],
+        &["--variant", "'nonesuch'", "chess", "magi"],
+    );
+    fails(&["perft", "--depth", "0"], &["--depth", "0"]);
+    fails(&["perft", "--depth", "21"], &["--depth", "21"]);
+    fails(&["perft", "--depth", "abc"], &["--depth", "'abc'"]);
+    fails(&["perft", "--depth", "-1"], &["-1"]);
+    fails(&["perft", "--depth", "1", "--bogus"], &["'--bogus'"]);
+    fails(&["frobnicate"], &["'frobnicate'"]);
+    let missing = magus(&["perft"]);
+    assert!(!missing.status.success());
+    assert!(stderr(&missing).contains("--depth"), "{}", stderr(&missing));
+    // A bad FEN: the flag, the FEN as given and what is wrong with it.
+    fails(
+        &["perft", "--depth", "1", "--fen", "rnbqkbnr/8 w"],
+        &["--fen", "'rnbqkbnr/8 w'", "2 ranks", "chess has 8"],
+    );
+    fails(
+        &[
+            "perft",
+            "--depth",
+            "1",
+            "--fen",
+            "4k3/8/8/8/8/8/8/4K3 w - z9",
+        ],
+        &["--fen", "'z9' is not a square"],
+    );
+    fails(
+        &["perft", "--variant", "magi", "--depth", "1", "--fen", "xx"],
+        &["--fen", "'xx'"],
+    );
+}
+
+/// A fresh folder under the system's temporary directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let path = std::env::temp_dir().join(format!("magus-cli-{}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).unwrap();
+        TempDir(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn a_variant_folder_adds_user_variants() {
+    let dir = TempDir::new("good");
+    std::fs::write(
+        dir.0.join("elephants.toml"),
+        include_str!("data/elephants.toml"),
+    )
+    .unwrap();
+    let path = dir.0.to_str().unwrap();
+    let list = succeeds(&["--variant-path", path, "variants"]);
+    assert!(list.lines().any(|l| l.starts_with("elephants ")), "{list}");
+    assert!(list.contains("6x6"), "{list}");
+    // Perft 1 and 2 of the start, derived by hand in variant_files.rs.
+    assert_eq!(
+        succeeds(&[
+            "--variant-path",
+            path,
+            "perft",
+            "--variant",
+            "elephants",
+            "--depth",
+            "2"
+        ]),
+        "Nodes searched: 35\n"
+    );
+    // The flag is global: it may follow the command.
+    assert_eq!(
+        succeeds(&[
+            "perft",
+            "--variant",
+            "elephants",
+            "--depth",
+            "1",
+            "--variant-path",
+            path
+        ]),
+        "Nodes searched: 6\n"
+    );
+}
+
+#[test]
+fn a_bad_variant_folder_fails_naming_the_flag_and_the_file() {
+    let dir = TempDir::new("bad");
+    let bad = dir.0.join("broken.toml");
+    std::fs::write(&bad, "name = \"broken\"\nfiles = 8\n").unwrap();
+    fails(
+        &["--variant-path", dir.0.to_str().unwrap(), "variants"],
+        &[
+            "--variant-path",
+            &bad.display().to_string(),
+            "missing field",
+        ],
+    );
+    let missing = dir.0.join("no-such-folder");
+    fails(
+        &["--variant-path", missing.to_str().unwrap(), "variants"],
+        &["--variant-path", &missing.display().to_string()],
+    );
+}
+
+#[test]
+fn without_a_command_it_speaks_uci() {
+    for args in [&[][..], &["uci"][..]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_magus"))
+            .args(args)
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(
+                b"uci\nisready\nsetoption name UCI_Variant value magi\nposition startpos moves a3a4\ngo perft 1\nquit\n",
+            )
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        let text = stdout(&out);
+        for expected in [
+            "uciok",
+            "readyok",
+            "info string variant magi files 10 ranks 10",
+            "Nodes searched: 38",
+        ] {
+            assert!(
+                text.contains(expected),
+                "{args:?}: no {expected:?} in {text}"
+            );
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! Helpers shared by the integration tests: the built-in variants, positions from FEN, and
+//! legal moves in wire notation (UCI squares, ranks from 1).
+
+#![allow(dead_code)]
+
+use std::sync::OnceLock;
+
+use magus::game::AnyPosition;
+use magus::variant::{Registry, Variant};
+
+/// The built-in variants, parsed once per test binary.
+pub fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(Registry::builtin)
+}
+
+pub fn variant(name: &str) -> &'static Variant {
+    registry()
+        .get(name)
+        .unwrap_or_else(|| panic!("variant '{name}' is not built in"))
+}
+
+/// A position of a built-in variant; `None` is its start position.
+pub fn position(variant_name: &str, fen: Option<&str>) -> AnyPosition {
+    AnyPosition::from_fen(variant(variant_name), fen)
+        .unwrap_or_else(|e| panic!("{variant_name} FEN {fen:?} refused: {e}"))
+}
+
+/// The legal moves, sorted.
+pub fn legal(pos: &AnyPosition) -> Vec<String> {
+    let mut moves = pos.legal_moves_wire(1);
+    moves.sort();
+    moves
+}
+
+/// The position after a wire move, which must be legal.
+pub fn play(pos: &AnyPosition, wire: &str) -> AnyPosition {
+    pos.after_wire(wire, 1)
+        .unwrap_or_else(|e| panic!("{wire} in {}: {e}", pos.to_fen()))
+        .0
+}
+
+/// The position after a sequence of wire moves separated by spaces.
+pub fn play_all(pos: &AnyPosition, moves: &str) -> AnyPosition {
+    moves.split_whitespace().fold(*pos, |p, m| play(&p, m))
+}
+
+/// Sorted owned strings from a space-separated list, to compare with [`legal`].
+pub fn sorted(moves: &str) -> Vec<String> {
+    let mut v: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
+    v.sort();
+    v
+}
+
+/// The board field of the FEN (the placement only).
+pub fn board(pos: &AnyPosition) -> String {
+    pos.to_fen().split_whitespace().next().unwrap().to_string()
+}
+
+/// The e.p. field of the FEN.
+pub fn ep_field(pos: &AnyPosition) -> String {
+    pos.to_fen().split_whitespace().nth(3).unwrap().to_string()
+}
+
+/// A FEN board field from pieces written letter + square, e.g. `"Kf1 Ra1 kf10 pb4"`, on a
+/// board of `files` x `ranks` (upper case White, lower case Black).
+pub fn place(files: u8, ranks: u8, pieces: &str) -> String {
+    let mut grid = vec![vec![None; files as usize]; ranks as usize];
+    for token in pieces.split_whitespace() {
+        let mut chars = token.chars();
+        let letter = chars.next().unwrap();
+        let square = chars.as_str();
+        let file = (square.as_bytes()[0] - b'a') as usize;
+        let rank: usize = square[1..].parse().unwrap();
+        assert!(
+            file < files as usize && (1..=ranks as usize).contains(&rank),
+            "{token} is off the board"
+        );
+        assert!(grid[rank - 1][file].is_none(), "{token}: square used twice");
+        grid[rank - 1][file] = Some(letter);
+    }
+    let rows: Vec<String> = grid
+        .iter()
+        .rev()
+        .map(|row| {
+            let mut out = String::new();
+            let mut empty = 0;
+            for cell in row {
+                match cell {
+                    None => empty += 1,
+                    Some(c) => {
+                        if empty > 0 {
+                            out += &empty.to_string();
+                            empty = 0;
+                        }
+                        out.push(*c);
+                    }
+                }
+            }
+            if empty > 0 {
+                out += &empty.to_string();
+            }
+            out
+        })
+        .collect();
+    rows.join("/")
+}
+
+/// The legal moves of the piece on `square` (wire moves starting with it), sorted.
+pub fn moves_from(pos: &AnyPosition, square: &str) -> Vec<String> {
+    legal(pos)
+        .into_iter()
+        .filter(|m| {
+            m.strip_prefix(square)
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_lowercase()))
+        })
+        .collect()
+}
+
+/// The piece letter on a square, from the FEN (`None` for empty).
+pub fn piece_on(pos: &AnyPosition, square: &str) -> Option<char> {
+    let v = pos.variant();
+    let file = (square.as_bytes()[0] - b'a') as usize;
+    let rank: usize = square[1..].parse().unwrap();
+    let placement = board(pos);
+    let row = placement.split('/').nth(v.ranks as usize - rank).unwrap();
+    let mut f = 0;
+    let mut chars = row.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() {
+            let mut run = c.to_digit(10).unwrap() as usize;
+            while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
+                run = run * 10 + d as usize;
+                chars.next();
+            }
+            if file < f + run {
+                return None;
+            }
+            f += run;
+        } else {
+            if f == file {
+                return Some(c);
+            }
+            f += 1;
+        }
+    }
+    None
+}
+
+/// The castling moves among the legal moves of a position with one attacker added: the
+/// side to move has its King and both Rooks on their squares with both rights.
+pub fn castles_with_attacker(
+    variant_name: &str,
+    white: bool,
+    attacker: Option<&str>,
+) -> Vec<String> {
+    let v = variant(variant_name);
+    let (king_file, last) = match variant_name {
+        "chess" => ('e', 'h'),
+        "magi" => ('f', 'j'),
+        other => panic!("no castling layout for {other}"),
+    };
+    let top = v.ranks;
+    let (ours, theirs_king, rights, side) = if white {
+        (
+            format!("K{king_file}1 Ra1 R{last}1"),
+            format!("k{king_file}{top}"),
+            "KQ",
+            "w",
+        )
+    } else {
+        (
+            format!("k{king_file}{top} ra{top} r{last}{top}"),
+            format!("K{king_file}1"),
+            "kq",
+            "b",
+        )
+    };
+    let pieces = format!("{ours} {theirs_king} {}", attacker.unwrap_or(""));
+    let fen = format!("{} {side} {rights} - 0 1", place(v.files, v.ranks, &pieces));
+    let pos = position(variant_name, Some(&fen));
+    let king_rank = if white { 1 } else { top };
+    let king_from = format!("{king_file}{king_rank}");
+    legal(&pos)
+        .into_iter()
+        .filter(|m| {
+            let Some(rest) = m.strip_prefix(&king_from) else {
+                return false;
+            };
+            let to_file = rest.as_bytes()[0] as i32;
+            (to_file - king_file as i32).abs() >= 2
+        })
+        .collect()
+}
