@@ -3,9 +3,8 @@
 
 mod common;
 
-use std::cell::RefCell;
 use std::io::Write;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use magus::game::AnyPosition;
 use magus::protocol::uci::UciSession;
@@ -13,11 +12,11 @@ use magus::variant::Registry;
 
 /// A `Vec<u8>` the test can read while the session writes to it.
 #[derive(Clone, Default)]
-struct Output(Rc<RefCell<Vec<u8>>>);
+struct Output(Arc<Mutex<Vec<u8>>>);
 
 impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
+        self.0.lock().unwrap().extend_from_slice(buf);
         Ok(buf.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -26,15 +25,16 @@ impl Write for Output {
 }
 
 struct Transcript {
-    session: UciSession<Output>,
+    session: UciSession,
     out: Output,
 }
 
 impl Transcript {
     fn new() -> Transcript {
         let out = Output::default();
+        let shared: magus::protocol::uci::Output = Arc::new(Mutex::new(out.clone()));
         Transcript {
-            session: UciSession::new(Registry::builtin(), out.clone()),
+            session: UciSession::new(Registry::builtin(), shared),
             out,
         }
     }
@@ -42,7 +42,7 @@ impl Transcript {
     /// Sends a line; returns what the engine answered to it, line by line.
     fn send(&mut self, line: &str) -> Vec<String> {
         assert!(self.session.handle_line(line), "'{line}' ended the session");
-        let text = String::from_utf8(std::mem::take(&mut *self.out.0.borrow_mut())).unwrap();
+        let text = String::from_utf8(std::mem::take(&mut *self.out.0.lock().unwrap())).unwrap();
         text.lines().map(str::to_string).collect()
     }
 
@@ -256,7 +256,15 @@ fn bad_input_keeps_the_previous_position() {
     t.refused("go perft x", &["depth from 1 to 20"]);
     t.refused("go perft", &["depth from 1 to 20"]);
     t.refused("frobnicate", &["unknown command 'frobnicate'"]);
-    t.refused("setoption name Hash value 16", &["unknown option 'Hash'"]);
+    t.refused(
+        "setoption name Contempt value 16",
+        &["unknown option 'Contempt'"],
+    );
+    t.refused(
+        "setoption name Hash value 0",
+        &["option 'Hash'", "'0' is not a number from 1 to 65536"],
+    );
+    t.refused("setoption name Threads value many", &["option 'Threads'"]);
     assert_eq!(t.send(""), Vec::<String>::new());
     assert_eq!(t.send("   "), Vec::<String>::new());
     assert_eq!(t.fen(), kept);

@@ -34,12 +34,12 @@ pub static HOLE: [u64; MAX_SQUARES] = keys(0x686F_6C65_7331);
 /// A square that can be taken en passant.
 pub static EN_PASSANT: [u64; MAX_SQUARES] = keys(0x6570_7331);
 /// A pawn that has never moved, where the variant keeps track of it.
-pub static UNMOVED: [u64; MAX_SQUARES] = keys(0x756E_6D76_31);
+pub static UNMOVED: [u64; MAX_SQUARES] = keys(0x0075_6E6D_7631);
 /// One key per castling-rights bit.
-pub static CASTLING: [u64; 4] = keys(0x6361_7374_31);
+pub static CASTLING: [u64; 4] = keys(0x0063_6173_7431);
 /// Variant state with small counters (swaps left, reserves): `[slot][value]`.
 pub static COUNTER: [u64; 64] = keys(0x636F_756E_7431);
-pub static BLACK_TO_MOVE: u64 = keys::<1>(0x7369_6465_31)[0];
+pub static BLACK_TO_MOVE: u64 = keys::<1>(0x0073_6964_6531)[0];
 
 #[inline(always)]
 pub fn piece(piece_index: usize, square: usize) -> u64 {

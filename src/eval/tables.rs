@@ -72,9 +72,8 @@ impl<B: Bitboard> EvalTables<B> {
                 dims.ranks as i32 - 1 - r
             }
         };
-        for k in 0..kinds {
+        for (k, def) in variant.pieces.iter().enumerate() {
             let kind = Kind(k as u8);
-            let def = &variant.pieces[k];
             for color in Color::BOTH {
                 let reach: Vec<(i32, i32)> = (0..squares)
                     .map(|s| {
@@ -86,7 +85,7 @@ impl<B: Bitboard> EvalTables<B> {
                 let mean_slides = usable.iter().map(|&s| reach[s].1).sum::<i32>() as f64
                     / usable.len().max(1) as f64;
                 half_reach[k] = (mean_slides / 2.0).round() as i32;
-                for s in 0..squares {
+                for (s, &(all_reach, slide_reach)) in reach.iter().enumerate() {
                     let sq = Square::new(s as u8);
                     let file = dims.file(sq) as f64;
                     let rank = dims.rank(sq) as f64;
@@ -104,13 +103,13 @@ impl<B: Bitboard> EvalTables<B> {
                         }
                         Role::King => {
                             let home = if rel == 0 { 10 } else { -12 * rel };
-                            (home + (centrality * -1.0) as i32, (centrality * 8.0) as i32)
+                            (home - centrality as i32, (centrality * 8.0) as i32)
                         }
                         Role::Ordinary => {
                             // Leapers gain most from the squares they can reach; sliders have
                             // their own mobility term.
                             let bonus =
-                                ((reach[s].0 - reach[s].1) as f64 - (mean - mean_slides)) * 3.0;
+                                ((all_reach - slide_reach) as f64 - (mean - mean_slides)) * 3.0;
                             (
                                 bonus.clamp(-30.0, 30.0) as i32,
                                 (bonus * 0.6).clamp(-20.0, 20.0) as i32,

@@ -279,8 +279,12 @@ impl UciSession {
         let variant = self.game.variant();
         let start = if setup == "startpos" {
             AnyPosition::from_fen(variant, None)
-        } else if let Some(fen) = setup.strip_prefix("fen") {
-            AnyPosition::from_fen(variant, Some(fen.trim()))
+        } else if let Some(fen) = setup
+            .strip_prefix("fen ")
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+        {
+            AnyPosition::from_fen(variant, Some(fen))
         } else {
             Err(format!(
                 "position: expected 'startpos' or 'fen <FEN>', got '{setup}'"

@@ -143,7 +143,7 @@ impl TranspositionTable {
 
     /// Permille of sampled entries written in the current search.
     pub fn hashfull(&self) -> u32 {
-        let generation = (self.generation.load(Ordering::Relaxed) & 0x3F) as u64;
+        let generation = self.generation.load(Ordering::Relaxed) & 0x3F;
         let sample = self.slots.len().min(1000);
         let used = self.slots[..sample]
             .iter()
