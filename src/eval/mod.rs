@@ -95,6 +95,35 @@ pub fn evaluate<B: Bitboard>(pos: &Position<B>, tables: &EvalTables<B>) -> i32 {
     }
 }
 
+/// Material, placement and tempo only, for the side to move: a cheap estimate that the full
+/// evaluation rarely moves by more than [`LAZY_MARGIN`].
+#[inline]
+pub fn evaluate_fast<B: Bitboard>(pos: &Position<B>, tables: &EvalTables<B>) -> i32 {
+    let (mut mg, mut eg, mut phase) = (0, 0, 0);
+    for color in Color::BOTH {
+        let sign = if color == Color::White { 1 } else { -1 };
+        for sq in pos.color_bb(color).squares() {
+            let kind = pos.piece_at(sq).unwrap().kind();
+            let value = tables.values[kind.index()];
+            let (pm, pe) = tables.placement(kind, color, sq);
+            mg += sign * (value + pm);
+            eg += sign * (value + pe);
+            phase += tables.phase_weight[kind.index()];
+        }
+    }
+    let white = tables.taper(mg, eg, phase.min(tables.total_phase));
+    let tempo = tables.params.tempo;
+    if pos.side() == Color::White {
+        white + tempo
+    } else {
+        -white + tempo
+    }
+}
+
+/// How far the full evaluation may stray from [`evaluate_fast`] for quiescence to trust the
+/// cheap one when it is far outside the window.
+pub const LAZY_MARGIN: i32 = 300;
+
 /// Material only, for the side to move.
 pub fn evaluate_material<B: Bitboard>(pos: &Position<B>) -> i32 {
     let layout = pos.layout();

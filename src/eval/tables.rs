@@ -10,6 +10,8 @@ use crate::variant::Role;
 
 pub struct EvalTables<B: Bitboard> {
     pub params: Params,
+    /// Piece values by kind.
+    pub values: Vec<i32>,
     squares: usize,
     /// `[(kind * 2 + colour) * squares + square]`: placement bonus, middlegame and endgame.
     mg: Vec<i32>,
@@ -186,6 +188,7 @@ impl<B: Bitboard> EvalTables<B> {
             .collect();
         EvalTables {
             params: params::for_variant(variant),
+            values: variant.pieces.iter().map(|p| p.value).collect(),
             squares,
             mg,
             eg,

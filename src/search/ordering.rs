@@ -2,9 +2,13 @@
 //! attacker, promotions, killer moves, then quiet moves by history.
 
 use crate::board::{Bitboard, Move, MoveKind, Position};
-use crate::movegen::MoveList;
+use crate::movegen::{MAX_MOVES, MoveList};
 
 pub const MAX_PLY: usize = 128;
+
+/// Ordering scores, one per generated move (left uninitialised until filled: zeroing room
+/// for the largest move list at every node would cost more than the search itself).
+pub type Scores = arrayvec::ArrayVec<i32, MAX_MOVES>;
 
 /// Per-thread tables that learn which quiet moves cut off.
 pub struct OrderingTables {
@@ -125,7 +129,7 @@ pub fn is_tactical<B: Bitboard>(pos: &Position<B>, m: Move) -> bool {
 pub fn score_moves<B: Bitboard>(
     pos: &Position<B>,
     moves: &MoveList,
-    scores: &mut [i32],
+    scores: &mut Scores,
     hash_move: Move,
     tables: &OrderingTables,
     ply: usize,
@@ -135,8 +139,9 @@ pub fn score_moves<B: Bitboard>(
     let side = pos.side().index();
     let killers = tables.killers[ply.min(MAX_PLY)];
     let counter = tables.counter(previous);
-    for (i, &m) in moves.iter().enumerate() {
-        scores[i] = if m == hash_move {
+    scores.clear();
+    for &m in moves.iter() {
+        scores.push(if m == hash_move {
             10_000_000
         } else {
             let victim = captured_value(pos, m);
@@ -153,13 +158,13 @@ pub fn score_moves<B: Bitboard>(
             } else {
                 tables.history(side, m)
             }
-        };
+        });
     }
 }
 
 /// Moves the best-scored remaining move to position `start` and returns it.
 #[inline]
-pub fn pick(moves: &mut MoveList, scores: &mut [i32], start: usize) -> Move {
+pub fn pick(moves: &mut MoveList, scores: &mut Scores, start: usize) -> Move {
     let mut best = start;
     for i in start + 1..moves.len() {
         if scores[i] > scores[best] {

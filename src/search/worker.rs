@@ -4,13 +4,13 @@
 use std::sync::atomic::Ordering;
 
 use super::ordering::{
-    MAX_PLY, OrderingTables, captured_value, is_tactical, pick, promotion_gain, score_moves,
+    MAX_PLY, OrderingTables, Scores, captured_value, is_tactical, pick, promotion_gain, score_moves,
 };
 use super::tt::{Bound, Entry};
 use super::{MATE, MATE_BOUND, RootLine, Shared};
 use crate::board::{Bitboard, Move, MoveKind, Position};
-use crate::eval::{EvalTables, evaluate_with};
-use crate::movegen::{MAX_MOVES, MoveList};
+use crate::eval::{EvalMode, EvalTables, LAZY_MARGIN, evaluate_fast, evaluate_with};
+use crate::movegen::MoveList;
 use crate::variant::Stalemate;
 
 const INFINITY: i32 = MATE + 1;
@@ -314,7 +314,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
 
         let mut moves = MoveList::new();
         pos.generate(&mut moves);
-        let mut scores = [0i32; MAX_MOVES];
+        let mut scores = Scores::new();
         let previous = self.moves_made.last().copied().unwrap_or(Move::NULL);
         score_moves(
             pos,
@@ -472,7 +472,18 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let in_check = ctx.in_check;
         let mut best = -INFINITY;
         if !in_check {
-            let stand_pat = self.evaluate(pos);
+            // Far outside the window, the cheap estimate decides as well as the full one.
+            let stand_pat = match self.shared.options.eval_mode {
+                EvalMode::Full => {
+                    let fast = evaluate_fast(pos, self.eval_tables);
+                    if fast - LAZY_MARGIN >= beta || fast + LAZY_MARGIN <= alpha {
+                        fast
+                    } else {
+                        self.evaluate(pos)
+                    }
+                }
+                EvalMode::Material => self.evaluate(pos),
+            };
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -490,7 +501,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         } else {
             pos.generate_captures(&mut moves);
         }
-        let mut scores = [0i32; MAX_MOVES];
+        let mut scores = Scores::new();
         score_moves(
             pos,
             &moves,
