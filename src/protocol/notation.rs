@@ -59,8 +59,23 @@ pub fn parse_wire<B: Bitboard>(
             "'{text}' is not a move in coordinate notation (like e2e4)"
         ));
     }
-    pos.legal_moves()
-        .into_iter()
-        .find(|&m| to_wire(pos, m, first_rank) == wanted)
-        .ok_or_else(|| format!("'{text}' is not a legal move in this position"))
+    let legal = pos.legal_moves();
+    if let Some(&m) = legal
+        .iter()
+        .find(|&&m| to_wire(pos, m, first_rank) == wanted)
+    {
+        return Ok(m);
+    }
+    // A move whose side effect is mandatory (a drop) is not a move without it.
+    let with_effect = format!("{wanted},");
+    if let Some(&m) = legal
+        .iter()
+        .find(|&&m| to_wire(pos, m, first_rank).starts_with(&with_effect))
+    {
+        return Err(format!(
+            "'{text}' needs its side effect written after a comma, like {}",
+            to_wire(pos, m, first_rank)
+        ));
+    }
+    Err(format!("'{text}' is not a legal move in this position"))
 }

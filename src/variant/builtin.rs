@@ -18,4 +18,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "variants/magi.toml",
         include_str!("../../variants/magi.toml"),
     ),
+    (
+        "variants/royal-magician.toml",
+        include_str!("../../variants/royal-magician.toml"),
+    ),
 ];
