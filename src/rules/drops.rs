@@ -25,7 +25,7 @@ use arrayvec::ArrayVec;
 
 use crate::board::{Bitboard, Color, Kind, Layout, Move, MoveKind, Piece, Position, Square};
 use crate::movegen::MoveList;
-use crate::variant::{Drops, Variant};
+use crate::variant::Drops;
 
 pub fn compile<B: Bitboard>(layout: &mut Layout<B>) {
     layout.mechanics.generates = true;
@@ -179,15 +179,6 @@ fn reachable(rule: &Drops, have: u8, target: u8) -> bool {
     (0..rule.reserve.len()).any(|i| next & 1 << i != 0 && reachable(rule, have | 1 << i, target))
 }
 
-fn letter(variant: &Variant, kind: u8, color: Color) -> char {
-    let c = variant.pieces[kind as usize].letter;
-    if color == Color::White {
-        c
-    } else {
-        c.to_ascii_lowercase()
-    }
-}
-
 fn ordinal(n: u32) -> String {
     let suffix = match (n % 10, n % 100) {
         (1, r) if r != 11 => "st",
@@ -199,14 +190,18 @@ fn ordinal(n: u32) -> String {
 }
 
 /// The schedule in words, for error messages: "4th rank: B/N, 5th rank: B/N, 6th rank: R".
-fn describe_schedule(rule: &Drops, variant: &Variant) -> String {
+fn describe_schedule<B: Bitboard>(rule: &Drops, layout: &Layout<B>) -> String {
     let stages: Vec<String> = rule
         .stages
         .iter()
         .map(|s| {
             let pieces: Vec<String> = (0..rule.reserve.len())
                 .filter(|&i| s.choices & 1 << i != 0)
-                .map(|i| letter(variant, rule.reserve[i], Color::White).to_string())
+                .map(|i| {
+                    layout
+                        .piece_letter(Kind(rule.reserve[i]), Color::White)
+                        .to_string()
+                })
                 .collect();
             format!("{} rank: {}", ordinal(s.rank as u32 + 1), pieces.join("/"))
         })
@@ -220,7 +215,8 @@ pub fn parse_reserve<B: Bitboard>(
     rule: &Drops,
     text: &str,
 ) -> Result<(), String> {
-    let variant = pos.layout().variant;
+    let layout = pos.layout();
+    let variant = layout.variant;
     let all = rule.all_dropped();
     let mut given = [false; 4];
     let groups = if text.is_empty() || text == "-" {
@@ -249,7 +245,7 @@ pub fn parse_reserve<B: Bitboard>(
             let carriers: String = rule
                 .carriers
                 .iter()
-                .map(|&k| letter(variant, k, Color::White))
+                .map(|&k| layout.piece_letter(Kind(k), Color::White))
                 .collect();
             return Err(bad(format!(
                 "'{first}' is not a carrier (a group starts with one of {carriers}, upper case for White)"
@@ -281,7 +277,7 @@ pub fn parse_reserve<B: Bitboard>(
                 let reserve: String = rule
                     .reserve
                     .iter()
-                    .map(|&k| letter(variant, k, color))
+                    .map(|&k| layout.piece_letter(Kind(k), color))
                     .collect();
                 return Err(bad(format!(
                     "'{c}' is not a piece of a {} reserve ({reserve})",
@@ -305,7 +301,7 @@ pub fn parse_reserve<B: Bitboard>(
         if !reachable(rule, 0, dropped) {
             return Err(bad(format!(
                 "no order of drops leaves exactly these pieces (the schedule: {})",
-                describe_schedule(rule, variant)
+                describe_schedule(rule, layout)
             )));
         }
         pos.set_state(s, dropped);
@@ -324,7 +320,7 @@ pub fn parse_reserve<B: Bitboard>(
 
 /// The text between the brackets of the FEN's reserve.
 pub fn format_reserve<B: Bitboard>(pos: &Position<B>, rule: &Drops) -> String {
-    let variant = pos.layout().variant;
+    let layout = pos.layout();
     let mut groups = Vec::new();
     for color in Color::BOTH {
         for (carrier, &kind) in rule.carriers.iter().enumerate() {
@@ -332,10 +328,10 @@ pub fn format_reserve<B: Bitboard>(pos: &Position<B>, rule: &Drops) -> String {
             if pos.pieces(color, Kind(kind)).is_empty() || dropped == rule.all_dropped() {
                 continue;
             }
-            let mut group = letter(variant, kind, color).to_string();
+            let mut group = layout.piece_letter(Kind(kind), color).to_string();
             for (i, &piece) in rule.reserve.iter().enumerate() {
                 if dropped & 1 << i == 0 {
-                    group.push(letter(variant, piece, color));
+                    group.push(layout.piece_letter(Kind(piece), color));
                 }
             }
             groups.push(group);
@@ -362,7 +358,7 @@ pub fn check_sound<B: Bitboard>(pos: &Position<B>, rule: &Drops) -> Result<(), S
                     "FEN: {} has {} pieces '{}' ({name}); each carries its own reserve, so a side has one at most",
                     color.name(),
                     on_board.count(),
-                    letter(variant, kind, color)
+                    layout.piece_letter(Kind(kind), color)
                 ));
             }
             if on_board.is_empty() {
@@ -376,7 +372,7 @@ pub fn check_sound<B: Bitboard>(pos: &Position<B>, rule: &Drops) -> Result<(), S
             if made < passed {
                 let left: String = (0..rule.reserve.len())
                     .filter(|&i| dropped & 1 << i == 0)
-                    .map(|i| letter(variant, rule.reserve[i], color))
+                    .map(|i| layout.piece_letter(Kind(rule.reserve[i]), color))
                     .collect();
                 let ranks: Vec<String> = rule.stages[..passed]
                     .iter()
