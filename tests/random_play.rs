@@ -15,6 +15,10 @@ use magus::with_position;
 /// Magician Chess has its own independent model (holes and spells), shared with its tests.
 #[allow(dead_code)]
 mod magician_reference;
+/// So has Royal Magician's Chess (drops).
+#[allow(dead_code)]
+#[path = "royal_magician/reference.rs"]
+mod royal_reference;
 
 /// The squares a piece on `from` reaches, by walking its atoms. `victim`: a square to treat
 /// as holding an enemy piece (to ask whether the piece attacks it).
@@ -333,6 +337,10 @@ fn check_position(pos: &AnyPosition, variant: &'static Variant) {
         let engine = wire_list(p, &p.legal_moves());
         let reference = if variant.mechanics.spells.is_some() {
             magician_reference::Board::from_fen(&p.to_fen()).legal_moves().into_keys().collect()
+        } else if variant.mechanics.drops.is_some() {
+            let mut v: Vec<String> = royal_reference::Reference::from_fen(&p.to_fen()).legal_moves().into_iter().map(|(m, _)| m).collect();
+            v.sort();
+            v
         } else {
             wire_list(p, &reference_moves(p))
         };

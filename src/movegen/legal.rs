@@ -69,6 +69,25 @@ impl<B: Bitboard> Position<B> {
                     return true;
                 }
             }
+            // A dropped piece of ours can block a line to our King but never open one, so a
+            // carrier's move that is safe alone is safe with any drop; if it is not, the drop
+            // may still block, and the copy decides. (A `j` leap over the dropped piece, or a
+            // mechanic's own attacks, could change that: those go to the copy at once.)
+            MoveKind::Drop
+                if !ctx.in_check
+                    && !self.layout().has_path_leaps
+                    && !self.layout().special_attacks
+                    && !self.layout().mechanics.extra_attacks =>
+            {
+                if from == ctx.king {
+                    let blockers = self.blockers() & !B::from_square(from);
+                    if !self.is_attacked_through(m.to(), !self.side(), blockers) {
+                        return true;
+                    }
+                } else if !ctx.pinned.has(from) {
+                    return true;
+                }
+            }
             _ => {}
         }
         self.legal_after(m)

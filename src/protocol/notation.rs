@@ -62,10 +62,10 @@ pub fn parse_wire<B: Bitboard>(
             "'{text}' is not a move in coordinate notation (like e2e4)"
         ));
     };
-    if let Some(m) = pos
-        .legal_moves()
-        .into_iter()
-        .find(|&m| to_wire(pos, m, first_rank) == wanted)
+    let legal = pos.legal_moves();
+    if let Some(&m) = legal
+        .iter()
+        .find(|&&m| to_wire(pos, m, first_rank) == wanted)
     {
         return Ok(m);
     }
@@ -77,6 +77,17 @@ pub fn parse_wire<B: Bitboard>(
             "a spell is the hole's square then the square it swaps with, 'x' added to drop the piece there (like d4e4 or d4e4x)".to_string()
         };
         return Err(format!("'{text}' is not a legal spell: {why}"));
+    }
+    // A move whose side effect is mandatory (a drop) is not a move without it.
+    let with_effect = format!("{wanted},");
+    if let Some(&m) = legal
+        .iter()
+        .find(|&&m| to_wire(pos, m, first_rank).starts_with(&with_effect))
+    {
+        return Err(format!(
+            "'{text}' needs its side effect written after a comma, like {}",
+            to_wire(pos, m, first_rank)
+        ));
     }
     Err(format!("'{text}' is not a legal move in this position"))
 }

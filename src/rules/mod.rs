@@ -50,8 +50,8 @@ pub fn after_generate<B: Bitboard>(pos: &Position<B>, list: &mut MoveList, quiet
     if mechanics.spells.is_some() {
         spells::generate(pos, list, quiets);
     }
-    if mechanics.drops.is_some() {
-        drops::expand(pos, list);
+    if let Some(rule) = &mechanics.drops {
+        drops::expand(pos, rule, list);
     }
 }
 
@@ -75,15 +75,15 @@ pub fn after_play<B: Bitboard>(
     if let Some(rule) = &mechanics.swap_in {
         swap_in::after_play(pos, rule, m, mover);
     }
-    if mechanics.drops.is_some() {
-        drops::after_play(pos, m, mover, captured);
+    if let Some(rule) = &mechanics.drops {
+        drops::after_play(pos, rule, m, mover, captured);
     }
 }
 
 /// Reads the FEN's bracketed reserve (`[...]` after the board).
 pub fn parse_reserve<B: Bitboard>(pos: &mut Position<B>, text: &str) -> Result<(), String> {
-    if pos.layout().variant.mechanics.drops.is_some() {
-        return drops::parse_reserve(pos, text);
+    if let Some(rule) = &pos.layout().variant.mechanics.drops {
+        return drops::parse_reserve(pos, rule, text);
     }
     Err(format!(
         "FEN reserve '[{text}]': {} has no pieces in reserve",
@@ -93,8 +93,8 @@ pub fn parse_reserve<B: Bitboard>(pos: &mut Position<B>, text: &str) -> Result<(
 
 /// The bracketed reserve to write after the board, if the variant has one.
 pub fn format_reserve<B: Bitboard>(pos: &Position<B>) -> Option<String> {
-    if pos.layout().variant.mechanics.drops.is_some() {
-        return Some(drops::format_reserve(pos));
+    if let Some(rule) = &pos.layout().variant.mechanics.drops {
+        return Some(drops::format_reserve(pos, rule));
     }
     None
 }
@@ -125,6 +125,14 @@ pub fn format_fen_state<B: Bitboard>(pos: &Position<B>) -> Vec<String> {
     out
 }
 
+/// Whether a side may still gain material from a reserve (then no material is insufficient).
+pub fn reserve_left<B: Bitboard>(pos: &Position<B>) -> bool {
+    match &pos.layout().variant.mechanics.drops {
+        Some(rule) => drops::reserve_left(pos, rule),
+        None => false,
+    }
+}
+
 /// Checks what the mechanics require of a position read from FEN.
 pub fn check_sound<B: Bitboard>(pos: &Position<B>) -> Result<(), String> {
     let mechanics = &pos.layout().variant.mechanics;
@@ -134,8 +142,8 @@ pub fn check_sound<B: Bitboard>(pos: &Position<B>) -> Result<(), String> {
     if mechanics.spells.is_some() {
         spells::check_sound(pos)?;
     }
-    if mechanics.drops.is_some() {
-        drops::check_sound(pos)?;
+    if let Some(rule) = &mechanics.drops {
+        drops::check_sound(pos, rule)?;
     }
     Ok(())
 }

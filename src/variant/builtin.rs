@@ -22,4 +22,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "variants/magician-chess.toml",
         include_str!("../../variants/magician-chess.toml"),
     ),
+    (
+        "variants/royal-magician.toml",
+        include_str!("../../variants/royal-magician.toml"),
+    ),
 ];

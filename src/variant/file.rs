@@ -69,6 +69,10 @@ struct SpellsFile {
 #[serde(deny_unknown_fields)]
 struct DropsFile {
     carriers: String,
+    /// White's trigger ranks, from 1, rising.
+    ranks: Vec<u8>,
+    /// Per trigger rank, the letters of the pieces that may be dropped there.
+    pieces: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -516,18 +520,31 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
             ranks: t.ranks,
         });
     }
-    if def.drops.is_some() {
-        return Err("key 'drops': this mechanic is not available in this build".into());
-    }
     if let Some(s) = def.spells {
         mechanics.spells = Some(super::Spells {
             casters: letters_kinds(&s.casters, "spells.casters")?,
         });
     }
     if let Some(d) = def.drops {
-        mechanics.drops = Some(super::Drops {
-            carriers: letters_kinds(&d.carriers, "drops.carriers")?,
-        });
+        let carriers = letters_kinds(&d.carriers, "drops.carriers")?;
+        let stage_pieces = d
+            .pieces
+            .iter()
+            .map(|p| letters_kinds(p, "drops.pieces"))
+            .collect::<Result<Vec<_>, _>>()?;
+        let drops = validate_drops(
+            carriers,
+            &d.ranks,
+            stage_pieces,
+            &pieces,
+            &pawns,
+            ranks,
+            files as usize * ranks as usize,
+        )?;
+        if mechanics.swap_in.as_ref().is_some_and(|s| s.per_game > 0) {
+            return Err("keys 'drops'/'swap_in.per_game': both keep their counts in the same state slots of a position; a variant may have one of them".into());
+        }
+        mechanics.drops = Some(drops);
     }
 
     Ok(Variant {
@@ -543,5 +560,167 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
         castling,
         end,
         mechanics,
+    })
+}
+
+/// Checks a drop schedule (`[drops]`): what the engine relies on is refused here, with the key.
+fn validate_drops(
+    carriers: Vec<u8>,
+    trigger_ranks: &[u8],
+    stage_pieces: Vec<Vec<u8>>,
+    pieces: &[PieceDef],
+    pawns: &PawnRules,
+    ranks: u8,
+    squares: usize,
+) -> Result<super::Drops, String> {
+    let name = |k: u8| &pieces[k as usize].name;
+    if carriers.len() > 2 {
+        return Err(format!(
+            "key 'drops.carriers': {} carriers, at most 2 (the position keeps one state per carrier and side)",
+            carriers.len()
+        ));
+    }
+    for (i, &c) in carriers.iter().enumerate() {
+        let letter = pieces[c as usize].letter;
+        if carriers[..i].contains(&c) {
+            return Err(format!("key 'drops.carriers': '{letter}' is given twice"));
+        }
+        if pieces[c as usize].role == Role::Pawn {
+            return Err(format!(
+                "key 'drops.carriers': '{letter}' is the pawn; a carrier keeps its reserve all game"
+            ));
+        }
+        // Triggers fire in rank order only if a carrier cannot skip a rank.
+        let skips = pieces[c as usize].atoms.iter().any(|a| {
+            a.steps
+                .iter()
+                .any(|&(_, dy)| dy.abs() > 1 || (dy != 0 && a.range != 1))
+        });
+        if skips {
+            return Err(format!(
+                "key 'drops.carriers': '{letter}' ({}) can cross more than one rank in a move; a carrier must move at most one rank at a time so that it meets its trigger ranks in order",
+                name(c)
+            ));
+        }
+        if pawns.promotion_pieces.contains(&c) {
+            return Err(format!(
+                "key 'drops.carriers': pawns promote to '{letter}' (pawns.promotion_pieces), but each side has one reserve per carrier, for one piece"
+            ));
+        }
+    }
+    if trigger_ranks.is_empty() || trigger_ranks.len() > 4 {
+        return Err(format!(
+            "key 'drops.ranks': {} trigger ranks, expected 1 to 4",
+            trigger_ranks.len()
+        ));
+    }
+    for (i, &r) in trigger_ranks.iter().enumerate() {
+        if r < 2 || r > ranks {
+            return Err(format!(
+                "key 'drops.ranks': {r} is not a rank from 2 to {ranks} (a carrier starts below its first trigger)"
+            ));
+        }
+        if i > 0 && r <= trigger_ranks[i - 1] {
+            return Err(format!(
+                "key 'drops.ranks': {r} follows {}; the ranks must rise",
+                trigger_ranks[i - 1]
+            ));
+        }
+    }
+    if stage_pieces.len() != trigger_ranks.len() {
+        return Err(format!(
+            "key 'drops.pieces': {} lists of pieces for {} trigger ranks (drops.ranks); give one per rank",
+            stage_pieces.len(),
+            trigger_ranks.len()
+        ));
+    }
+    let mut reserve: Vec<u8> = Vec::new();
+    for list in &stage_pieces {
+        for (i, &k) in list.iter().enumerate() {
+            let letter = pieces[k as usize].letter;
+            if pieces[k as usize].role != Role::Ordinary || carriers.contains(&k) {
+                return Err(format!(
+                    "key 'drops.pieces': '{letter}' ({}) cannot be dropped; only ordinary pieces that carry nothing",
+                    name(k)
+                ));
+            }
+            if list[..i].contains(&k) {
+                return Err(format!(
+                    "key 'drops.pieces': '{letter}' is given twice for one rank"
+                ));
+            }
+            if !reserve.contains(&k) {
+                reserve.push(k);
+            }
+        }
+    }
+    if reserve.len() > 4 {
+        return Err(format!(
+            "key 'drops.pieces': {} different pieces, at most 4 (a carrier's reserve holds one of each)",
+            reserve.len()
+        ));
+    }
+    let stages: Vec<super::DropStage> = trigger_ranks
+        .iter()
+        .zip(&stage_pieces)
+        .map(|(&rank, list)| super::DropStage {
+            rank: rank - 1,
+            choices: list.iter().fold(0u8, |acc, k| {
+                acc | 1 << reserve.iter().position(|r| r == k).unwrap()
+            }),
+        })
+        .collect();
+    // Whatever was chosen before, every trigger must still have a piece left to drop.
+    fn stuck(stages: &[super::DropStage], dropped: u8) -> Option<usize> {
+        let n = dropped.count_ones() as usize;
+        let stage = stages.get(n)?;
+        let left = stage.choices & !dropped;
+        if left == 0 {
+            return Some(n);
+        }
+        (0..8)
+            .filter(|b| left & 1 << b != 0)
+            .find_map(|b| stuck(stages, dropped | 1 << b))
+    }
+    if let Some(n) = stuck(&stages, 0) {
+        return Err(format!(
+            "key 'drops.pieces': at rank {} nothing may be left to drop ('{}' may all have been dropped before); each piece is dropped once",
+            trigger_ranks[n],
+            stage_pieces[n]
+                .iter()
+                .map(|&k| pieces[k as usize].letter)
+                .collect::<String>()
+        ));
+    }
+    // One position's moves must fit the move list (2048, see movegen::MAX_MOVES), with room
+    // for the ordinary moves: bound the trigger moves times their choices and squares.
+    let forward_steps: usize = carriers
+        .iter()
+        .map(|&c| {
+            let mut steps: Vec<(i8, i8)> = pieces[c as usize]
+                .atoms
+                .iter()
+                .flat_map(|a| a.steps.iter().copied().filter(|&(_, dy)| dy == 1))
+                .collect();
+            steps.sort();
+            steps.dedup();
+            steps.len()
+        })
+        .sum();
+    let widest = stages
+        .iter()
+        .map(|s| s.choices.count_ones() as usize)
+        .max()
+        .unwrap_or(0);
+    let drop_moves = forward_steps * widest * squares;
+    if drop_moves > 1200 {
+        return Err(format!(
+            "key 'drops': up to {drop_moves} moves with drops in one position ({forward_steps} trigger moves x {widest} pieces x {squares} squares), more than the 1200 a move list has room for"
+        ));
+    }
+    Ok(super::Drops {
+        carriers,
+        reserve,
+        stages,
     })
 }

@@ -152,9 +152,37 @@ pub struct Spells {
 }
 
 /// Royal Magician's Chess: carriers that drop pieces when they first reach given ranks.
+///
+/// Every carrier has its own reserve holding one piece of each kind in `reserve`. Stage `n`
+/// fires when the carrier's move first ends on `stages[n].rank` (all earlier stages have
+/// fired: a carrier moves at most one rank at a time), and the same move drops one piece
+/// that the stage allows and that has not been dropped yet. So the stages fired are the
+/// count of pieces dropped, and a carrier's whole state is the set of its dropped pieces.
 #[derive(Clone, Debug)]
 pub struct Drops {
+    /// Kinds that carry a reserve, at most two (one state slot per carrier and colour).
     pub carriers: Vec<u8>,
+    /// The kinds in one carrier's reserve, one piece each, at most four: bit `i` of a
+    /// carrier's state says that `reserve[i]` has been dropped.
+    pub reserve: Vec<u8>,
+    /// The triggers, in the order they fire (ranks rising).
+    pub stages: Vec<DropStage>,
+}
+
+/// One trigger of a drop schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DropStage {
+    /// White's rank, from 0; mirrored for Black.
+    pub rank: u8,
+    /// Bit `i`: `reserve[i]` may be dropped here, if it has not been dropped before.
+    pub choices: u8,
+}
+
+impl Drops {
+    /// The state of a carrier that dropped everything.
+    pub fn all_dropped(&self) -> u8 {
+        (1u8 << self.reserve.len()) - 1
+    }
 }
 
 /// The built-in mechanics a variant switches on. Each one lives in `src/rules/`.
