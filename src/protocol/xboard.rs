@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::board::{Color, Move};
+use crate::board::{Bitboard, Color, Move, MoveKind, Position, Square};
 use crate::game::{AnyPosition, Game, check_variant};
 use crate::protocol::notation;
 use crate::protocol::uci::{ENGINE_NAME, Output, PAYOFF_STALEMATE_BONUS, max_threads, say};
@@ -36,6 +36,95 @@ const NORMAL: &str = "normal";
 /// The first rank's number on the wire: XBoard counts from 0 on boards of exactly ten ranks.
 pub fn first_rank(variant: &Variant) -> u8 {
     if variant.ranks == 10 { 0 } else { 1 }
+}
+
+/// A move as sent to XBoard. A swap-in (`c1c1m` in the engine's notation) goes out as a
+/// two-leg move out to a neighbouring empty square and back with the new piece (`c1d2,d2c1m`):
+/// XBoard 4.9 refuses a move whose origin is its destination, but shows this form when it does
+/// not test legality (`-xlegal`), and relays White's correctly (docs/xboard.md).
+pub fn to_xboard<B: Bitboard>(pos: &Position<B>, m: Move, first_rank: u8) -> String {
+    if m.kind() != MoveKind::SwapIn {
+        return notation::to_wire(pos, m, first_rank);
+    }
+    let dims = pos.layout().dims;
+    let from = m.from();
+    let empty = |sq: Square| pos.piece_at(sq).is_none() && !pos.holes().has(sq);
+    let near = [(1, 1), (-1, 1), (1, -1), (-1, -1), (0, 1), (0, -1), (1, 0), (-1, 0)]
+        .into_iter()
+        .filter_map(|(df, dr)| dims.offset(from, df, dr))
+        .find(|&sq| empty(sq));
+    let via = near;
+    let Some(via) = via else {
+        return notation::to_wire(pos, m, first_rank);
+    };
+    let name = |sq| dims.name_from(sq, first_rank);
+    let letter = pos.layout().variant.pieces[m.piece().index()]
+        .letter
+        .to_ascii_lowercase();
+    format!("{}{},{}{}{letter}", name(from), name(via), name(via), name(from))
+}
+
+/// Reads a move from XBoard: the engine's notation, or a swap-in written as a two-leg move
+/// out and back (`c1d2,d2c1m`).
+pub fn parse_xboard<B: Bitboard>(
+    pos: &Position<B>,
+    text: &str,
+    first_rank: u8,
+) -> Result<Move, String> {
+    let direct = notation::parse_wire(pos, text, first_rank);
+    if direct.is_ok() {
+        return direct;
+    }
+    let dims = pos.layout().dims;
+    let lower = text.trim().to_ascii_lowercase();
+    if let Some((first, second)) = lower.split_once(',')
+        && let Some((a, n1)) = dims.parse_prefix_from(first, first_rank)
+        && let Some((x, n2)) = dims.parse_prefix_from(&first[n1..], first_rank)
+        && n1 + n2 == first.len()
+        && let Some((x2, m1)) = dims.parse_prefix_from(second, first_rank)
+        && let Some((a2, m2)) = dims.parse_prefix_from(&second[m1..], first_rank)
+        && x == x2
+        && a == a2
+        && pos.piece_at(x).is_none()
+    {
+        let suffix = &second[m1 + m2..];
+        let name = dims.name_from(a, first_rank);
+        if let Ok(m) = notation::parse_wire(pos, &format!("{name}{name}{suffix}"), first_rank)
+            && m.kind() == MoveKind::SwapIn
+        {
+            return Ok(m);
+        }
+    }
+    direct
+}
+
+/// Whether XBoard 4.9, testing legality with the `piece` definitions, accepts a move: plain
+/// moves, captures, castling and promotions do; a swap-in, a transformation elsewhere, a
+/// Home-File Transference, a spell or a drop do not, nor an e.p. capture onto the square the
+/// pawn came from (Magi's d3/g3 pawns), which XBoard does not know as an e.p. square.
+pub fn xboard_checkable<B: Bitboard>(pos: &Position<B>, m: Move, last_from: Option<Square>) -> bool {
+    let layout = pos.layout();
+    match m.kind() {
+        MoveKind::Castle | MoveKind::Promotion => true,
+        MoveKind::EnPassant => Some(m.to()) != last_from,
+        MoveKind::Normal => {
+            let Some(t) = &layout.variant.mechanics.transference else {
+                return true;
+            };
+            let dims = layout.dims;
+            let edge = |sq| {
+                let f = dims.file(sq);
+                f == 0 || f + 1 == dims.files
+            };
+            let teleport = dims.rank(m.from()) == dims.rank(m.to())
+                && edge(m.from())
+                && edge(m.to())
+                && m.from() != m.to();
+            let piece = pos.piece_at(m.from()).map(|p| p.kind().0);
+            !(teleport && piece.is_some_and(|k| t.pieces.contains(&k)))
+        }
+        _ => false,
+    }
 }
 
 /// The name XBoard knows a variant by.
@@ -269,6 +358,7 @@ struct Job {
     payoff: bool,
     may_offer_draw: bool,
     first_rank: u8,
+    checkable_only: bool,
 }
 
 struct Worker {
@@ -299,6 +389,8 @@ pub struct XboardSession {
     last_score: Option<Score>,
     worker: Option<Worker>,
     protover: u32,
+    /// Play only moves XBoard can check (option "Only XBoard moves").
+    checkable_only: bool,
 }
 
 impl XboardSession {
@@ -324,6 +416,7 @@ impl XboardSession {
             last_score: None,
             worker: None,
             protover: 1,
+            checkable_only: false,
         }
     }
 
@@ -562,6 +655,10 @@ impl XboardSession {
             "feature option=\"Move Overhead -spin {} 0 5000\"",
             self.options.move_overhead.as_millis()
         ));
+        self.say(&format!(
+            "feature option=\"Only XBoard moves -check {}\"",
+            self.checkable_only as u8
+        ));
         self.say("feature option=\"Clear Hash -button\"");
         self.say("feature option=\"VariantPath -path \"");
     }
@@ -687,6 +784,7 @@ impl XboardSession {
                 _ => Err("Scoring is standard or magi-12".into()),
             },
             "multipv" => number(1, 256).map(|n| self.options.multipv = n),
+            "only xboard moves" => number(0, 1).map(|n| self.checkable_only = n == 1),
             "move overhead" => number(0, 5000)
                 .map(|n| self.options.move_overhead = Duration::from_millis(n as u64)),
             "clear hash" => {
@@ -887,6 +985,7 @@ impl XboardSession {
             payoff: self.payoff,
             may_offer_draw: self.payoff && !self.draw_offer_made,
             first_rank: self.first_rank(),
+            checkable_only: self.checkable_only,
         }
     }
 
@@ -1039,6 +1138,15 @@ fn run_worker(mut job: Job, tt: &TranspositionTable, turn: &Mutex<Turn>, out: &O
             t.control = Arc::clone(&control);
         }
         let pos = *job.game.position();
+        if job.checkable_only {
+            // Only the moves XBoard can check (all of them if none is).
+            let last_from = job.game.moves().last().map(|m| m.from());
+            job.limits.searchmoves = with_position!(&pos, p => p
+                .legal_moves()
+                .into_iter()
+                .filter(|&m| xboard_checkable(p, m, last_from))
+                .collect());
+        }
         let history = &job.game.hashes()[..job.game.hashes().len() - 1];
         let total = pos.legal_moves_wire(1).len();
         let first_rank = job.first_rank;
@@ -1088,7 +1196,7 @@ fn run_worker(mut job: Job, tt: &TranspositionTable, turn: &Mutex<Turn>, out: &O
             t.offered_draw = true;
             job.may_offer_draw = false;
         }
-        let text = with_position!(&pos, p => notation::to_wire(p, result.best, first_rank));
+        let text = with_position!(&pos, p => to_xboard(p, result.best, first_rank));
         say(out, &format!("move {text}"));
         t.played.push(result.best);
         t.thinking = false;

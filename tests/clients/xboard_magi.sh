@@ -4,13 +4,18 @@
 # ended normally (mate, stalemate, a draw by rule or agreement, or a resignation), not by a
 # forfeit (illegal move, time, crash).
 #
-# usage: tests/clients/xboard_magi.sh MAGUS_BINARY OUT_DIR [VARIANT]
+# usage: tests/clients/xboard_magi.sh MAGUS_BINARY OUT_DIR [VARIANT [XBOARD OPTIONS...]]
+# e.g.   tests/clients/xboard_magi.sh target/release/magus /tmp/out deathmatch \
+#            -firstOptions "Only XBoard moves=1" -secondOptions "Only XBoard moves=1"
 # needs: xboard, xvfb-run, and for the screenshot imagemagick's `import` (or xwd + convert).
 set -euo pipefail
 
 magus=$(readlink -f "${1:?usage: xboard_magi.sh MAGUS_BINARY OUT_DIR [VARIANT]}")
 out=$(mkdir -p "${2:?usage: xboard_magi.sh MAGUS_BINARY OUT_DIR [VARIANT]}" && cd "$2" && pwd)
 variant=${3:-magi}
+shift 3 2>/dev/null || shift $#
+extra=""
+for a in "$@"; do extra+=" $(printf '%q' "$a")"; done
 xboard=$(command -v xboard || echo /usr/games/xboard)
 pgn="$out/xboard-$variant.pgn"
 shot="$out/xboard-$variant.png"
@@ -26,7 +31,7 @@ cat > "$out/run-xboard.sh" <<INNER
 "$xboard" -fcp "$magus xboard" -fd "$out" -scp "$magus xboard" -sd "$out" \\
     -variant "$variant" -mm -mg 1 -tc 0:15 -inc 0.3 -xponder \\
     -sgf "$pgn" -xexit -saveSettingsOnExit false -size medium \\
-    -debug -nameOfDebugFile "$debug" &
+    -debug -nameOfDebugFile "$debug" $extra &
 pid=\$!
 # Screenshots while the game runs; the last one shows the final position.
 shoot() {
