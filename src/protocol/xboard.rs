@@ -49,10 +49,19 @@ pub fn to_xboard<B: Bitboard>(pos: &Position<B>, m: Move, first_rank: u8) -> Str
     let dims = pos.layout().dims;
     let from = m.from();
     let empty = |sq: Square| pos.piece_at(sq).is_none() && !pos.holes().has(sq);
-    let near = [(1, 1), (-1, 1), (1, -1), (-1, -1), (0, 1), (0, -1), (1, 0), (-1, 0)]
-        .into_iter()
-        .filter_map(|(df, dr)| dims.offset(from, df, dr))
-        .find(|&sq| empty(sq));
+    let near = [
+        (1, 1),
+        (-1, 1),
+        (1, -1),
+        (-1, -1),
+        (0, 1),
+        (0, -1),
+        (1, 0),
+        (-1, 0),
+    ]
+    .into_iter()
+    .filter_map(|(df, dr)| dims.offset(from, df, dr))
+    .find(|&sq| empty(sq));
     let via = near;
     let Some(via) = via else {
         return notation::to_wire(pos, m, first_rank);
@@ -61,7 +70,13 @@ pub fn to_xboard<B: Bitboard>(pos: &Position<B>, m: Move, first_rank: u8) -> Str
     let letter = pos.layout().variant.pieces[m.piece().index()]
         .letter
         .to_ascii_lowercase();
-    format!("{}{},{}{}{letter}", name(from), name(via), name(via), name(from))
+    format!(
+        "{}{},{}{}{letter}",
+        name(from),
+        name(via),
+        name(via),
+        name(from)
+    )
 }
 
 /// Reads a move from XBoard: the engine's notation, or a swap-in written as a two-leg move
@@ -102,7 +117,11 @@ pub fn parse_xboard<B: Bitboard>(
 /// moves, captures, castling and promotions do; a swap-in, a transformation elsewhere, a
 /// Home-File Transference, a spell or a drop do not, nor an e.p. capture onto the square the
 /// pawn came from (Magi's d3/g3 pawns), which XBoard does not know as an e.p. square.
-pub fn xboard_checkable<B: Bitboard>(pos: &Position<B>, m: Move, last_from: Option<Square>) -> bool {
+pub fn xboard_checkable<B: Bitboard>(
+    pos: &Position<B>,
+    m: Move,
+    last_from: Option<Square>,
+) -> bool {
     let layout = pos.layout();
     match m.kind() {
         MoveKind::Castle | MoveKind::Promotion => true,
@@ -508,12 +527,12 @@ impl XboardSession {
 
     /// Handles one line; returns false on `quit`.
     pub fn handle_line(&mut self, line: &str) -> bool {
+        self.collect();
         let line = line.trim();
         let Some(command) = line.split_whitespace().next() else {
             return true;
         };
         let args = line[command.len()..].trim();
-        self.collect();
         match command {
             "quit" => {
                 self.stop(true);
@@ -876,8 +895,7 @@ impl XboardSession {
             return self.say(&format!("Illegal move (not your turn): {text}"));
         }
         let first = self.first_rank();
-        let parsed =
-            with_position!(self.game.position(), p => notation::parse_wire(p, text, first));
+        let parsed = with_position!(self.game.position(), p => parse_xboard(p, text, first));
         let m = match parsed {
             Ok(m) => m,
             Err(e) => {
