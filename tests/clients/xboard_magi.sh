@@ -2,7 +2,8 @@
 # The real XBoard (Debian's xboard, under Xvfb) plays one game of Magi between two magus
 # processes, saves the PGN and a screenshot of the final board, and checks that the game
 # ended normally (mate, stalemate, a draw by rule or agreement, or a resignation), not by a
-# forfeit (illegal move, time, crash).
+# forfeit (illegal move, time, crash). OUT_DIR receives xboard-VARIANT.pgn, .debug (XBoard's
+# log of both engines), .png (the final board) and -middlegame.png (the board after 12 s).
 #
 # usage: tests/clients/xboard_magi.sh MAGUS_BINARY OUT_DIR [VARIANT [XBOARD OPTIONS...]]
 # e.g.   tests/clients/xboard_magi.sh target/release/magus /tmp/out deathmatch \
@@ -41,16 +42,22 @@ shoot() {
         xwd -root -silent 2>/dev/null | convert xwd:- "$out/shot.tmp.png" 2>/dev/null
     fi
 }
+n=0
 while kill -0 \$pid 2>/dev/null; do
     sleep 1
+    n=\$((n + 1))
     # Keep a shot only if XBoard was still up when it was taken.
     shoot && kill -0 \$pid 2>/dev/null && [ "\$(stat -c %s "$out/shot.tmp.png")" -gt 20000 ] \
         && mv "$out/shot.tmp.png" "$shot"
+    # A middlegame picture too, with most pieces still on the board.
+    if [ \$n = 12 ] && [ -s "$shot" ]; then cp "$shot" "$out/xboard-$variant-middlegame.png"; fi
 done
 rm -f "$out/shot.tmp.png"
 # Only XBoard's window, not the empty screen around it (real ImageMagick only).
 if [ -s "$shot" ] && convert -version 2>/dev/null | grep -q ImageMagick; then
-    convert "$shot" -fuzz 2% -trim +repage "$shot" || true
+    for f in "$shot" "$out/xboard-$variant-middlegame.png"; do
+        [ -s "\$f" ] && convert "\$f" -fuzz 2% -trim +repage "\$f" || true
+    done
 fi
 wait \$pid
 INNER
