@@ -100,11 +100,11 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     let mut registry = Registry::builtin();
-    if let Some(dir) = &cli.variant_path {
-        if let Err(e) = registry.load_dir(dir, check_variant) {
-            eprintln!("error: --variant-path: {e}");
-            return ExitCode::FAILURE;
-        }
+    if let Some(dir) = &cli.variant_path
+        && let Err(e) = registry.load_dir(dir, check_variant)
+    {
+        eprintln!("error: --variant-path: {e}");
+        return ExitCode::FAILURE;
     }
     let result = match cli.command {
         None => {

@@ -217,8 +217,7 @@ fn go_with_every_limit_and_the_info_fields() {
     };
     let info = lines
         .iter()
-        .filter(|l| l.starts_with("info depth"))
-        .last()
+        .rfind(|l| l.starts_with("info depth"))
         .expect("info lines");
     for field in [
         " seldepth ",

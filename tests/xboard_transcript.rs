@@ -611,3 +611,21 @@ fn swap_in_forms_and_moves_xboard_cannot_check() {
     let m = engine_move(&t.wait_for("move "));
     assert!(!m.contains(',') && m[..2] != m[2..4], "{m}");
 }
+
+#[test]
+fn magi_en_passant_onto_the_origin_square_is_not_for_xboard() {
+    // RULES.md §2.3: after the unmoved d8 pawn steps to d7, the c7 pawn may take it e.p. on
+    // d8, the square it came from; XBoard only knows the squares a pawn passed.
+    let registry = Registry::builtin();
+    let magi = registry.get("magi").unwrap();
+    let start =
+        AnyPosition::from_fen(magi, Some("5k4/10/3p6/2P7/10/10/10/10/10/5K4 b - - 0 1")).unwrap();
+    let game = magus::game::Game::from_moves(start, &["d8d7"], 1).unwrap();
+    let last_from = game.moves().last().map(|m| m.from());
+    with_position!(game.position(), p => {
+        let ep = parse_xboard(p, "c7d8", 1).expect("e.p. onto the origin square");
+        assert!(!xboard_checkable(p, ep, last_from));
+        let plain = parse_xboard(p, "c7c8", 1).unwrap();
+        assert!(xboard_checkable(p, plain, last_from));
+    });
+}
