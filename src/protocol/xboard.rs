@@ -614,7 +614,6 @@ impl XboardSession {
                 self.stop(true);
                 self.engine = Some(!self.side_to_move());
                 self.analyzing = false;
-                self.maybe_ponder_now();
             }
             "analyze" => {
                 self.stop(true);
@@ -1024,9 +1023,6 @@ impl XboardSession {
         self.stop(true);
         self.spawn(self.job(true));
     }
-
-    /// `playother` may leave the engine off move: nothing to do until the opponent moves.
-    fn maybe_ponder_now(&mut self) {}
 
     fn spawn(&mut self, job: Job) {
         let turn = Arc::new(Mutex::new(Turn {
