@@ -1,5 +1,5 @@
-//! The `magus` command line. Without a command it speaks UCI on standard input and output,
-//! as GUIs expect.
+//! The `magus` command line. Without a command it speaks UCI or XBoard on standard input and
+//! output, whichever the first command (`uci` or `xboard`) asks for.
 
 use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 use magus::game::{AnyPosition, check_variant};
 use magus::protocol::uci::UciSession;
+use magus::protocol::xboard::XboardSession;
 use magus::variant::Registry;
 
 #[derive(Parser)]
@@ -29,8 +30,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Speak UCI on standard input and output (the default).
+    /// Speak UCI on standard input and output.
     Uci,
+    /// Speak the XBoard / WinBoard protocol (CECP) on standard input and output.
+    Xboard,
     /// Count the leaf nodes of the move tree (a move-generator check and benchmark).
     Perft {
         /// The variant (see `magus variants`).
@@ -123,20 +126,28 @@ fn main() -> ExitCode {
         eprintln!("error: --variant-path: {e}");
         return ExitCode::FAILURE;
     }
-    let result = match cli.command.unwrap_or(Command::Uci) {
-        Command::Uci => {
-            run_uci(registry);
+    let result = match cli.command {
+        None => {
+            run_detected(registry);
             Ok(())
         }
-        Command::Perft {
+        Some(Command::Uci) => {
+            run_uci(registry, None);
+            Ok(())
+        }
+        Some(Command::Xboard) => {
+            run_xboard(registry, None);
+            Ok(())
+        }
+        Some(Command::Perft {
             variant,
             depth,
             fen,
             divide,
-        } => perft(&registry, &variant, depth, fen.as_deref(), divide),
-        Command::Bench { depth, threads } => bench(depth, threads),
-        Command::Analyze(args) => analyze(&registry, &args),
-        Command::Rules { variant } => find_variant(&registry, &variant).map(|v| {
+        }) => perft(&registry, &variant, depth, fen.as_deref(), divide),
+        Some(Command::Bench { depth, threads }) => bench(depth, threads),
+        Some(Command::Analyze(args)) => analyze(&registry, &args),
+        Some(Command::Rules { variant }) => find_variant(&registry, &variant).map(|v| {
             println!("{} ({}x{}, {})", v.title, v.files, v.ranks, v.source);
             println!();
             println!("{}", v.summary);
@@ -150,13 +161,13 @@ fn main() -> ExitCode {
                 );
             }
         }),
-        Command::Diagram {
+        Some(Command::Diagram {
             variant,
             fen,
             moves,
             output,
-        } => diagram(&registry, &variant, fen.as_deref(), &moves, &output),
-        Command::Variants => {
+        }) => diagram(&registry, &variant, fen.as_deref(), &moves, &output),
+        Some(Command::Variants) => {
             for v in registry.all() {
                 println!(
                     "{:<20} {:>2}x{:<2}  {:<28} {}",
@@ -344,14 +355,59 @@ fn analyze(registry: &Registry, args: &AnalyzeArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn run_uci(registry: Registry) {
-    let out: magus::protocol::uci::Output =
-        std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
-    let mut session = UciSession::new(registry, out);
+fn stdout_output() -> magus::protocol::uci::Output {
+    std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()))
+}
+
+/// Reads the first command and speaks the protocol it belongs to: `xboard` starts an XBoard
+/// session, anything else (normally `uci`) a UCI session.
+fn run_detected(registry: Registry) {
+    let mut first = String::new();
+    let mut stdin = std::io::stdin().lock();
+    loop {
+        first.clear();
+        match stdin.read_line(&mut first) {
+            Ok(0) | Err(_) => return,
+            Ok(_) if first.trim().is_empty() => continue,
+            Ok(_) => break,
+        }
+    }
+    drop(stdin);
+    if first.split_whitespace().next() == Some("xboard") {
+        run_xboard(registry, Some(&first));
+    } else {
+        run_uci(registry, Some(&first));
+    }
+}
+
+fn run_uci(registry: Registry, first: Option<&str>) {
+    let mut session = UciSession::new(registry, stdout_output());
+    if let Some(line) = first
+        && !session.handle_line(line)
+    {
+        return;
+    }
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         if !session.handle_line(&line) {
             break;
         }
     }
+}
+
+fn run_xboard(registry: Registry, first: Option<&str>) {
+    let mut session = XboardSession::new(registry, stdout_output());
+    if let Some(line) = first
+        && !session.handle_line(line)
+    {
+        return;
+    }
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        if !session.handle_line(&line) {
+            break;
+        }
+    }
+    // End of input: leave no search running behind.
+    session.handle_line("quit");
 }

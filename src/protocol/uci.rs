@@ -8,7 +8,7 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -49,6 +49,9 @@ pub const PAYOFF_STALEMATE_BONUS: i32 = 150;
 struct RunningSearch {
     control: Arc<SearchControl>,
     handle: JoinHandle<()>,
+    /// Set just before `bestmove` is printed: a GUI that reads it may send the next
+    /// `position` at once, while the thread is still winding down.
+    answered: Arc<AtomicBool>,
 }
 
 /// The state of a UCI session: known variants, the current game, options and the search.
@@ -93,7 +96,7 @@ impl UciSession {
     fn searching(&self) -> bool {
         self.search
             .as_ref()
-            .is_some_and(|s| !s.handle.is_finished())
+            .is_some_and(|s| !s.handle.is_finished() && !s.answered.load(Ordering::SeqCst))
     }
 
     /// Stops a running search and waits for its `bestmove`.
@@ -392,13 +395,29 @@ impl UciSession {
         let out = Arc::clone(&self.out);
         let game = self.game.clone();
         let thread_control = Arc::clone(&control);
+        let answered = Arc::new(AtomicBool::new(false));
+        let thread_answered = Arc::clone(&answered);
         let spawned = std::thread::Builder::new()
             .name("uci-search".into())
             .spawn(move || {
-                run_search(&game, &limits, &options, &tt, &thread_control, &out);
+                run_search(
+                    &game,
+                    &limits,
+                    &options,
+                    &tt,
+                    &thread_control,
+                    &out,
+                    &thread_answered,
+                );
             });
         match spawned {
-            Ok(handle) => self.search = Some(RunningSearch { control, handle }),
+            Ok(handle) => {
+                self.search = Some(RunningSearch {
+                    control,
+                    handle,
+                    answered,
+                })
+            }
             Err(e) => self.error(&format!("cannot start the search: {e}")),
         }
     }
@@ -524,6 +543,7 @@ fn run_search(
     tt: &TranspositionTable,
     control: &SearchControl,
     out: &Output,
+    answered: &AtomicBool,
 ) {
     let pos = *game.position();
     let history = &game.hashes()[..game.hashes().len() - 1];
@@ -531,12 +551,14 @@ fn run_search(
     let result =
         with_position!(&pos, p => think(p, history, limits, options, tt, control, &report));
     if result.best.is_null() {
+        answered.store(true, Ordering::SeqCst);
         say(out, "bestmove (none)");
         return;
     }
     let mut line = vec![result.best];
     line.extend(result.ponder);
     let wire = pv_wire(&pos, &line, 1);
+    answered.store(true, Ordering::SeqCst);
     match wire.get(1) {
         Some(ponder) => say(out, &format!("bestmove {} ponder {ponder}", wire[0])),
         None => say(out, &format!("bestmove {}", wire[0])),

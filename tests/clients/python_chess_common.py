@@ -1,0 +1,62 @@
+"""Shared by the python-chess client tests: a full game and a few analysis requests."""
+import sys
+
+import chess
+import chess.engine
+
+
+def play_game(engine, seconds_per_move=0.03, max_plies=400):
+    """magus plays both sides of a chess game; python-chess checks every move."""
+    board = chess.Board()
+    while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
+        result = engine.play(board, chess.engine.Limit(time=seconds_per_move))
+        if result.move is None:
+            raise AssertionError(f"no move in {board.fen()} (resigned: {result.resigned})")
+        if result.move not in board.legal_moves:
+            raise AssertionError(f"illegal move {result.move} in {board.fen()}")
+        board.push(result.move)
+    outcome = board.outcome(claim_draw=True)
+    reason = outcome.termination.name if outcome else f"stopped after {board.ply()} plies"
+    print(f"game over after {board.ply()} plies: {board.result(claim_draw=True)} ({reason})")
+    return board
+
+
+def analyse(engine, multipv=True):
+    """A few analysis requests: depth, a mate, several lines."""
+    board = chess.Board()
+    info = engine.analyse(board, chess.engine.Limit(depth=6))
+    assert info["depth"] >= 6, info
+    assert info["pv"] and info["pv"][0] in board.legal_moves, info
+    assert "score" in info, info
+    print(f"start: depth {info['depth']} score {info['score']} pv {board.variation_san(info['pv'][:4])}")
+
+    mate = chess.Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    info = engine.analyse(mate, chess.engine.Limit(depth=5))
+    assert info["score"].white() == chess.engine.Mate(1), info
+    assert info["pv"][0] == chess.Move.from_uci("a1a8"), info
+    print(f"mate in 1: {info['score']} {mate.san(info['pv'][0])}")
+
+    sicilian = chess.Board()
+    for san in ["e4", "c5", "Nf3"]:
+        sicilian.push_san(san)
+    info = engine.analyse(sicilian, chess.engine.Limit(time=0.3))
+    assert info["pv"][0] in sicilian.legal_moves, info
+    print(f"after 1.e4 c5 2.Nf3: score {info['score']} best {sicilian.san(info['pv'][0])}")
+
+    if multipv:
+        lines = engine.analyse(board, chess.engine.Limit(depth=5), multipv=3)
+        assert len(lines) == 3, lines
+        firsts = {line["pv"][0] for line in lines}
+        assert len(firsts) == 3, lines
+        print("multipv 3:", ", ".join(board.san(m) for m in firsts))
+
+
+def main(open_engine):
+    binary = sys.argv[1]
+    engine = open_engine(binary)
+    try:
+        play_game(engine)
+        analyse(engine, multipv=engine.protocol.__class__.__name__ == "UciProtocol")
+    finally:
+        engine.quit()
+    print("PASS")

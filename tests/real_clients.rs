@@ -1,0 +1,132 @@
+//! Real clients drive the engine binary: python-chess over UCI and over XBoard, and the real
+//! XBoard GUI (under Xvfb) in engine-vs-engine games of Magi and Magician's Deathmatch. The
+//! scripts live in `tests/clients/`; `.ci/install-clients` installs the tools. A test is
+//! skipped, with a note, only when its tool is not installed at all.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+/// The clients run one at a time: two engines thinking at once on a small machine are enough.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn magus() -> &'static str {
+    env!("CARGO_BIN_EXE_magus")
+}
+
+fn scripts() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients")
+}
+
+fn works(program: &str, args: &[&str]) -> bool {
+    Command::new(program)
+        .args(args)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn python_chess() -> bool {
+    if works("python3", &["-c", "import chess.engine"]) {
+        return true;
+    }
+    eprintln!("NOTE: python3 with python-chess is not installed (pip install chess): skipped");
+    false
+}
+
+fn xboard() -> bool {
+    let found = ["xboard", "/usr/games/xboard"]
+        .iter()
+        .any(|x| works(x, &["--version"]));
+    if found && works("xvfb-run", &["--help"]) {
+        return true;
+    }
+    eprintln!("NOTE: xboard or xvfb-run is not installed (see .ci/install-clients): skipped");
+    false
+}
+
+/// Runs a client script and fails with its output when it fails.
+fn run(program: &str, args: &[&str]) -> String {
+    let output = Command::new(program)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{program}: {e}"));
+    let text = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        output.status.success(),
+        "{program} {args:?} failed:\n{text}"
+    );
+    println!("{text}");
+    text
+}
+
+#[test]
+fn python_chess_plays_and_analyses_over_uci() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    if !python_chess() {
+        return;
+    }
+    let script = scripts().join("python_chess_uci.py");
+    let text = run("python3", &[script.to_str().unwrap(), magus()]);
+    assert!(
+        text.contains("game over after") && text.contains("PASS"),
+        "{text}"
+    );
+}
+
+#[test]
+fn python_chess_plays_and_analyses_over_xboard() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    if !python_chess() {
+        return;
+    }
+    let script = scripts().join("python_chess_xboard.py");
+    let text = run("python3", &[script.to_str().unwrap(), magus()]);
+    assert!(
+        text.contains("game over after") && text.contains("PASS"),
+        "{text}"
+    );
+}
+
+fn xboard_game(variant: &str, options: &[&str]) {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    if !xboard() {
+        return;
+    }
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("xboard-{variant}"));
+    let script = scripts().join("xboard_magi.sh");
+    let mut args = vec![
+        script.to_str().unwrap(),
+        magus(),
+        out.to_str().unwrap(),
+        variant,
+    ];
+    args.extend_from_slice(options);
+    let text = run("bash", &args);
+    assert!(text.contains("PASS:"), "{text}");
+    let pgn = std::fs::read_to_string(out.join(format!("xboard-{variant}.pgn"))).unwrap();
+    assert!(pgn.contains(&format!("[Variant \"{variant}\"]")), "{pgn}");
+}
+
+#[test]
+fn xboard_plays_magi_between_two_magus() {
+    xboard_game("magi", &[]);
+}
+
+#[test]
+fn xboard_plays_deathmatch_with_legality_testing() {
+    // XBoard checks every move against the `piece` definitions; the engines keep to the moves
+    // it can check (no swap-in, no Transference, no 6th-rank transformation).
+    xboard_game(
+        "deathmatch",
+        &[
+            "-firstOptions",
+            "Only XBoard moves=1",
+            "-secondOptions",
+            "Only XBoard moves=1",
+        ],
+    );
+}

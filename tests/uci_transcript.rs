@@ -1,0 +1,389 @@
+//! Transcripts of the UCI session: every command and option of the protocol, the engine's
+//! extra commands, variants on the wire and bad input. The session is driven directly, its
+//! output collected in a shared buffer.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use magus::protocol::uci::UciSession;
+use magus::variant::Registry;
+
+#[derive(Clone, Default)]
+struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Buffer {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(data);
+        Ok(data.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+struct Transcript {
+    session: UciSession,
+    buffer: Buffer,
+    mark: usize,
+}
+
+impl Transcript {
+    fn new() -> Transcript {
+        let buffer = Buffer::default();
+        let out: magus::protocol::uci::Output = Arc::new(Mutex::new(buffer.clone()));
+        Transcript {
+            session: UciSession::new(Registry::builtin(), out),
+            buffer,
+            mark: 0,
+        }
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.buffer.0.lock().unwrap()).into_owned()
+    }
+
+    /// Sends lines; returns what the engine printed by then.
+    fn send(&mut self, lines: &str) -> Vec<String> {
+        self.mark = self.text().len();
+        for line in lines.lines() {
+            self.session.handle_line(line);
+        }
+        self.since_mark()
+    }
+
+    fn since_mark(&self) -> Vec<String> {
+        self.text()[self.mark..]
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Waits (at most 30 s) for a line starting with `prefix` after the last `send`.
+    fn wait_for(&mut self, prefix: &str) -> Vec<String> {
+        let start = Instant::now();
+        loop {
+            let lines = self.since_mark();
+            if lines.iter().any(|l| l.starts_with(prefix)) {
+                return lines;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "no line starting with '{prefix}' in {lines:#?}"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn fen(&self) -> String {
+        self.session.game().position().to_fen()
+    }
+
+    fn ready(&mut self) {
+        let lines = self.send("isready");
+        assert!(lines.contains(&"readyok".to_string()), "{lines:?}");
+    }
+}
+
+fn bestmove(lines: &[String]) -> (String, Option<String>) {
+    let line = lines
+        .iter()
+        .find(|l| l.starts_with("bestmove "))
+        .unwrap_or_else(|| panic!("no bestmove in {lines:?}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let ponder = (words.get(2) == Some(&"ponder")).then(|| words[3].to_string());
+    (words[1].to_string(), ponder)
+}
+
+#[test]
+fn uci_lists_every_option_and_variant() {
+    let mut t = Transcript::new();
+    let lines = t.send("uci");
+    assert_eq!(lines.last().map(String::as_str), Some("uciok"));
+    assert!(lines[0].starts_with("id name magus"));
+    assert!(lines[1].starts_with("id author "));
+    let all = lines.join("\n");
+    for option in [
+        "option name Hash type spin default 16 min 1 max 65536",
+        "option name Threads type spin default 1 min 1 max",
+        "option name MultiPV type spin default 1 min 1 max 256",
+        "option name Ponder type check default false",
+        "option name Move Overhead type spin default 30 min 0 max 5000",
+        "option name Clear Hash type button",
+        "option name UCI_Variant type combo default chess var chess var deathmatch var deathmatch-legacy var magi",
+        "option name VariantPath type string default <empty>",
+        "option name Scoring type combo default standard var standard var magi-12",
+    ] {
+        assert!(all.contains(option), "{option} missing:\n{all}");
+    }
+    t.ready();
+    // debug and register are accepted silently.
+    assert!(t.send("debug on\nregister later").is_empty());
+}
+
+#[test]
+fn setoption_accepts_good_values_and_refuses_bad_ones() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    for ok in [
+        "setoption name Hash value 8",
+        "setoption name Threads value 1",
+        "setoption name MultiPV value 3",
+        "setoption name Ponder value true",
+        "setoption name Move Overhead value 10",
+        "setoption name Clear Hash",
+        "setoption name Scoring value magi-12",
+        "setoption name Scoring value standard",
+        "setoption name VariantPath value <empty>",
+    ] {
+        assert!(t.send(ok).is_empty(), "{ok}");
+    }
+    for (bad, says) in [
+        ("setoption name Hash value lots", "'lots' is not a number"),
+        ("setoption name Threads value 0", "is not a number from 1"),
+        (
+            "setoption name MultiPV value 999",
+            "is not a number from 1 to 256",
+        ),
+        ("setoption name Ponder value maybe", "is not true or false"),
+        (
+            "setoption name Scoring value golf",
+            "is not standard or magi-12",
+        ),
+        (
+            "setoption name Colour value blue",
+            "unknown option 'Colour'",
+        ),
+        (
+            "setoption name UCI_Variant value nowhere",
+            "unknown variant 'nowhere'",
+        ),
+        (
+            "setoption name VariantPath value /no/such/folder",
+            "variant folder /no/such/folder",
+        ),
+    ] {
+        let lines = t.send(bad);
+        assert!(
+            lines.len() == 1
+                && lines[0].starts_with("info string error: ")
+                && lines[0].contains(says),
+            "{bad}: {lines:?}"
+        );
+    }
+    t.ready();
+}
+
+#[test]
+fn variant_change_and_positions_on_every_board() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    let lines = t.send("setoption name UCI_Variant value magi");
+    assert_eq!(
+        lines,
+        vec![
+            "info string variant magi files 10 ranks 10 startpos \
+             rnbcqkwbnr/pppppppppp/d2p2p2d/10/10/10/10/D2P2P2D/PPPPPPPPPP/RNBCQKWBNR w KQkq - 0 1"
+        ]
+    );
+    // UCI counts ranks from 1, also on ten ranks: e2e5 is a three-square first move.
+    t.send("ucinewgame\nposition startpos moves e2e5 e9e7");
+    assert!(
+        t.fen().starts_with("rnbcqkwbnr/pppp1ppppp/d2p2p2d/4p5/"),
+        "{}",
+        t.fen()
+    );
+    let fen = "4k5/10/10/10/10/10/10/10/10/4K5 w - - 0 1";
+    t.send(&format!("position fen {fen} moves e1e2"));
+    assert!(t.fen().starts_with("4k5/"), "{}", t.fen());
+    t.send("setoption name UCI_Variant value deathmatch\nposition startpos moves e2e4 e7e5 f1f1m");
+    assert!(t.fen().contains("RNBQKMNR"), "{}", t.fen());
+    t.send("setoption name UCI_Variant value chess\nposition startpos");
+    assert_eq!(
+        t.fen(),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+}
+
+#[test]
+fn go_with_every_limit_and_the_info_fields() {
+    let mut t = Transcript::new();
+    t.send("uci\nucinewgame\nposition startpos moves e2e4");
+    let lines = t.send("go depth 4");
+    let lines = if lines.iter().any(|l| l.starts_with("bestmove")) {
+        lines
+    } else {
+        t.wait_for("bestmove")
+    };
+    let info = lines
+        .iter()
+        .rfind(|l| l.starts_with("info depth"))
+        .expect("info lines");
+    for field in [
+        " seldepth ",
+        " multipv 1 ",
+        " score cp ",
+        " nodes ",
+        " nps ",
+        " hashfull ",
+        " time ",
+        " pv ",
+    ] {
+        assert!(info.contains(field), "{field} missing: {info}");
+    }
+    assert!(info.starts_with("info depth 4 "), "{info}");
+    let (best, ponder) = bestmove(&lines);
+    assert!(ponder.is_some(), "{lines:?}");
+    assert_ne!(best, "(none)");
+    for go in [
+        "go nodes 5000",
+        "go movetime 100",
+        "go wtime 1000 btime 1000 winc 10 binc 10 movestogo 5",
+        "go wtime 500 btime -20",
+        "go mate 2",
+        "go depth 3 searchmoves a7a6 h7h6",
+    ] {
+        t.send(go);
+        let lines = t.wait_for("bestmove");
+        let (best, _) = bestmove(&lines);
+        if go.contains("searchmoves") {
+            assert!(best == "a7a6" || best == "h7h6", "{go}: {best}");
+        }
+    }
+    // MultiPV: one line per root move.
+    t.send("setoption name MultiPV value 3\ngo depth 3");
+    let lines = t.wait_for("bestmove");
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 3 ") && l.contains(&format!(" multipv {k} "))),
+            "multipv {k}: {lines:?}"
+        );
+    }
+    // A mate is reported as such.
+    t.send("setoption name MultiPV value 1\nposition fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo depth 4");
+    let lines = t.wait_for("bestmove");
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate 1 ")),
+        "{lines:?}"
+    );
+    assert_eq!(bestmove(&lines).0, "a1a8");
+}
+
+#[test]
+fn infinite_ponder_stop_ponderhit_and_commands_during_search() {
+    let mut t = Transcript::new();
+    t.send("uci\nposition startpos\ngo infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    // While searching: isready is answered, other commands are refused, the position stays.
+    let fen = t.fen();
+    let lines = t.send("isready\nposition startpos moves e2e4\nucinewgame");
+    assert!(lines.contains(&"readyok".to_string()), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "info string error: 'position' while searching; send 'stop' first"),
+        "{lines:?}"
+    );
+    assert_eq!(t.fen(), fen);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "infinite ended early: {lines:?}"
+    );
+    t.send("stop");
+    let lines = t.wait_for("bestmove");
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1
+    );
+    // Pondering waits for ponderhit, then the clock applies.
+    t.send("position startpos moves e2e4 e7e5\ngo ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!t.since_mark().iter().any(|l| l.starts_with("bestmove")));
+    t.send("ponderhit");
+    let lines = t.wait_for("bestmove");
+    assert_ne!(bestmove(&lines).0, "(none)");
+    // stop with nothing running, and quit, are quiet.
+    assert!(t.send("stop").is_empty());
+    t.send("go infinite");
+    assert!(!t.session.handle_line("quit"));
+}
+
+#[test]
+fn extra_commands_display_perft_bench_eval() {
+    let mut t = Transcript::new();
+    t.send("uci\nposition startpos");
+    let lines = t.send("d");
+    assert!(
+        lines.iter().any(|l| l.starts_with("Fen: rnbqkbnr/")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("Key: ")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("Checkers:")),
+        "{lines:?}"
+    );
+    let lines = t.send("go perft 2");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 400")
+    );
+    assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 21);
+    let lines = t.send("eval");
+    assert!(
+        lines.last().unwrap().starts_with("Final evaluation: "),
+        "{lines:?}"
+    );
+    let lines = t.send("bench 2");
+    assert!(
+        lines.iter().any(|l| l.starts_with("Nodes searched  : ")),
+        "{lines:?}"
+    );
+    let lines = t.send("go perft 0");
+    assert_eq!(
+        lines,
+        vec!["info string error: go perft needs a depth from 1 to 20"]
+    );
+    t.send("setoption name UCI_Variant value magi\nposition startpos");
+    let lines = t.send("go perft 1");
+    assert_eq!(lines.last().map(String::as_str), Some("Nodes searched: 38"));
+}
+
+#[test]
+fn bad_input_keeps_the_last_good_position() {
+    let mut t = Transcript::new();
+    // go before any position searches the start position.
+    t.send("uci\ngo depth 2");
+    let lines = t.wait_for("bestmove");
+    assert_ne!(bestmove(&lines).0, "(none)");
+    t.send("position startpos moves e2e4");
+    let fen = t.fen();
+    for (bad, says) in [
+        ("position startpos moves e7e4", "'e7e4' is not a legal move"),
+        ("position startpos moves e2e4 zz", "'zz' is not a move"),
+        (
+            "position fen 9/8/8/8/8/8/8/8 w - - 0 1",
+            "the position is unchanged",
+        ),
+        ("position somewhere", "expected 'startpos' or 'fen <FEN>'"),
+        ("go depth many", "'many' is not a number"),
+        ("go sideways", "unknown parameter 'sideways'"),
+        ("go searchmoves e2e5", "go searchmoves"),
+        ("frobnicate", "unknown command 'frobnicate'"),
+    ] {
+        let lines = t.send(bad);
+        assert!(
+            lines.len() == 1
+                && lines[0].starts_with("info string error: ")
+                && lines[0].contains(says),
+            "{bad}: {lines:?}"
+        );
+        assert_eq!(t.fen(), fen, "{bad}");
+    }
+    t.ready();
+    // No legal move: bestmove (none).
+    t.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo depth 2");
+    let lines = t.wait_for("bestmove");
+    assert_eq!(bestmove(&lines).0, "(none)");
+}

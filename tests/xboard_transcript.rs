@@ -1,0 +1,631 @@
+//! Transcripts of the XBoard session: every command of the protocol as the engine implements
+//! it, engine-defined variants, the move forms, the payoff system and bad input. The session is
+//! driven directly, its output collected in a shared buffer.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use magus::game::AnyPosition;
+use magus::protocol::xboard::{
+    XboardSession, expected_share, first_rank, parse_xboard, piece_to_char, resign_now,
+    resignation_value, to_xboard, variant_definition, xboard_checkable,
+};
+use magus::search::Score;
+use magus::variant::Registry;
+use magus::with_position;
+
+#[derive(Clone, Default)]
+struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Buffer {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(data);
+        Ok(data.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+struct Transcript {
+    session: XboardSession,
+    buffer: Buffer,
+    /// How much of the output the test has read.
+    read: usize,
+    /// Where the output of the last `send` begins.
+    mark: usize,
+}
+
+impl Transcript {
+    fn new() -> Transcript {
+        let buffer = Buffer::default();
+        let out: magus::protocol::uci::Output = Arc::new(Mutex::new(buffer.clone()));
+        Transcript {
+            session: XboardSession::new(Registry::builtin(), out),
+            buffer,
+            read: 0,
+            mark: 0,
+        }
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.buffer.0.lock().unwrap()).into_owned()
+    }
+
+    /// Sends lines and returns the new output lines (after a moment for the worker).
+    fn send(&mut self, lines: &str) -> Vec<String> {
+        self.mark = self.text().len();
+        for line in lines.lines() {
+            self.session.handle_line(line);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        self.take()
+    }
+
+    fn take(&mut self) -> Vec<String> {
+        let text = self.text();
+        let new = text[self.read..].to_string();
+        self.read = text.len();
+        new.lines().map(str::to_string).collect()
+    }
+
+    /// Waits (at most 20 s) for a line starting with `prefix` in the output of the last
+    /// `send`; returns that output up to now.
+    fn wait_for(&mut self, prefix: &str) -> Vec<String> {
+        let start = Instant::now();
+        loop {
+            let text = self.text();
+            let lines: Vec<String> = text[self.mark..].lines().map(str::to_string).collect();
+            if lines.iter().any(|l| l.starts_with(prefix)) {
+                self.read = text.len();
+                self.mark = text.len();
+                return lines;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "no line starting with '{prefix}' in {lines:#?}"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// The session's position, with the engine's printed moves applied.
+    fn fen(&mut self) -> String {
+        self.session.handle_line("");
+        self.session.game().position().to_fen()
+    }
+
+    /// The engine still answers.
+    fn alive(&mut self, n: u32) {
+        let lines = self.send(&format!("ping {n}"));
+        assert!(
+            lines.contains(&format!("pong {n}")),
+            "no pong {n}: {lines:?}"
+        );
+    }
+}
+
+fn has(lines: &[String], text: &str) -> bool {
+    lines.iter().any(|l| l.contains(text))
+}
+
+fn engine_move(lines: &[String]) -> String {
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix("move "))
+        .unwrap_or_else(|| panic!("no move in {lines:?}"))
+        .to_string()
+}
+
+const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[test]
+fn handshake_announces_the_features_and_every_variant() {
+    let mut t = Transcript::new();
+    let lines = t.send("xboard\nprotover 2");
+    assert_eq!(lines.first().map(String::as_str), Some("feature done=0"));
+    assert_eq!(lines.last().map(String::as_str), Some("feature done=1"));
+    let features = lines.join(" ");
+    for f in [
+        "setboard=1",
+        "usermove=1",
+        "ping=1",
+        "memory=1",
+        "smp=1",
+        "sigint=0",
+        "reuse=1",
+        "analyze=1",
+        "colors=0",
+        "playother=1",
+        "myname=\"magus",
+        "variants=\"normal,deathmatch,deathmatch-legacy,magi",
+        "option=\"Scoring -combo *standard /// magi-12\"",
+        "option=\"Only XBoard moves -check 0\"",
+    ] {
+        assert!(features.contains(f), "feature {f} missing: {features}");
+    }
+    // Replies from XBoard to the features are taken silently.
+    assert!(t.send("accepted setboard\nrejected smp").is_empty());
+    t.alive(1);
+}
+
+#[test]
+fn engine_defined_variants_get_setup_and_betza_pieces() {
+    let registry = Registry::builtin();
+    let magi = registry.get("magi").unwrap();
+    let lines = variant_definition(magi);
+    assert_eq!(
+        lines[0],
+        "setup (PNBRQ....W...CD......Kpnbrq....w...cd......k) 10x10+0_fairy \
+         rnbcqkwbnr/pppppppppp/d2p2p2d/10/10/10/10/D2P2P2D/PPPPPPPPPP/RNBCQKWBNR w KQkq - 0 1"
+    );
+    for piece in [
+        "piece P& fmWfceFifmW3",
+        "piece D& R3",
+        "piece C& KB",
+        "piece W& WNA",
+        "piece K& KisO3",
+    ] {
+        assert!(
+            lines.iter().any(|l| l == piece),
+            "{piece} missing: {lines:?}"
+        );
+    }
+    // Orthodox chess is XBoard's own `normal`: nothing to define.
+    assert!(variant_definition(registry.get("chess").unwrap()).is_empty());
+    // Deathmatch: the Magician looks like XBoard's Wizard, the High-Priestess like its Ferz
+    // (a mitre), the Telepath like its Unicorn.
+    let dm = registry.get("deathmatch").unwrap();
+    assert_eq!(
+        piece_to_char(dm),
+        "PNBRQH...M..........TKpnbrqh...m..........tk"
+    );
+    let lines = variant_definition(dm);
+    assert!(lines[0].contains(" 8x8+0_fairy rnbqkbnr/"), "{lines:?}");
+    assert!(
+        lines.contains(&"piece M& mB2cKcAcD".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"piece P& fmWfceFifmW2".to_string()),
+        "{lines:?}"
+    );
+    assert!(lines.contains(&"piece K& KisO2".to_string()), "{lines:?}");
+    // Every letter of every variant has an image.
+    for v in registry.all() {
+        let table = piece_to_char(v);
+        for p in &v.pieces {
+            assert!(
+                table.contains(p.letter.to_ascii_uppercase()),
+                "{}: {} has no image in {table}",
+                v.name,
+                p.letter
+            );
+        }
+    }
+
+    let mut t = Transcript::new();
+    t.send("xboard\nprotover 2\nnew");
+    let lines = t.send("variant magi");
+    assert!(lines[0].starts_with("setup ("), "{lines:?}");
+    assert_eq!(lines.len(), 1 + magi.pieces.len());
+    assert!(t.fen().starts_with("rnbcqkwbnr/"));
+    assert!(t.send("variant normal").is_empty());
+    assert_eq!(t.fen(), CHESS_START);
+}
+
+#[test]
+fn ten_rank_boards_count_ranks_from_zero() {
+    let registry = Registry::builtin();
+    assert_eq!(first_rank(registry.get("magi").unwrap()), 0);
+    assert_eq!(first_rank(registry.get("chess").unwrap()), 1);
+    let mut t = Transcript::new();
+    t.send("xboard\nprotover 2\nnew\nvariant magi\nforce");
+    // e1e3 is e2-e4 (two steps) on XBoard's board.
+    assert!(t.send("usermove e1e3").is_empty());
+    assert!(
+        t.fen()
+            .starts_with("rnbcqkwbnr/pppppppppp/d2p2p2d/10/10/10/4P5/"),
+        "{}",
+        t.fen()
+    );
+    // Castling is the King's three-square move, j0 the corner; the engine answers on ranks 0-9.
+    t.send("sd 2\ngo");
+    let lines = t.wait_for("move ");
+    let m = engine_move(&lines);
+    assert!(
+        m.chars()
+            .filter(|c| c.is_ascii_digit())
+            .all(|c| c != '1' || !m.contains("10")),
+        "{m}"
+    );
+    assert!(
+        m.contains('9') || m.contains('8') || m.contains('7'),
+        "Black moves from ranks 9-7: {m}"
+    );
+}
+
+#[test]
+fn a_game_with_clocks_moves_and_pings() {
+    let mut t = Transcript::new();
+    t.send("xboard\nprotover 2\nnew\nrandom\nlevel 40 0:30 0\npost\nhard\neasy");
+    // The engine plays Black after `new`: White's move starts its thinking.
+    t.send("time 3000\notim 3000\nusermove e2e4");
+    let lines = t.wait_for("move ");
+    // Thinking lines: ply, score, centiseconds, nodes, pv.
+    let thinking: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    assert!(!thinking.is_empty(), "{lines:?}");
+    let fields: Vec<&str> = thinking[0].split_whitespace().collect();
+    assert!(
+        fields.len() >= 5 && fields[..4].iter().all(|f| f.parse::<i64>().is_ok()),
+        "{thinking:?}"
+    );
+    let reply = engine_move(&lines);
+    t.alive(2);
+    // The engine's move is on the board before the next command is read.
+    assert!(t.fen().contains(" w "), "{}", t.fen());
+    // nopost: no more thinking output.
+    t.send("nopost\nst 1\nsd 3\nusermove d2d4");
+    let lines = t.wait_for("move ");
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with(|c: char| c.is_ascii_digit())),
+        "{lines:?}"
+    );
+    assert_ne!(engine_move(&lines), reply);
+    // undo takes one ply back, remove two.
+    let before = t.fen();
+    t.send("force\nusermove g1f3");
+    t.send("undo");
+    assert_eq!(t.fen(), before);
+    let two_back = {
+        let mut g = t.session.game().clone();
+        g.undo();
+        g.undo();
+        g.position().to_fen()
+    };
+    t.send("remove");
+    assert_eq!(t.fen(), two_back);
+    // result ends the game: the engine stops playing.
+    assert!(t.send("result 1-0 {White mates}").is_empty());
+    t.alive(3);
+    let lines = t.send("quit");
+    assert!(lines.is_empty(), "{lines:?}");
+}
+
+#[test]
+fn go_playother_and_move_now() {
+    let mut t = Transcript::new();
+    t.send("xboard\nprotover 2\nnew\nforce\nusermove e2e4\nusermove e7e5");
+    // go: the engine plays the side to move (White).
+    t.send("sd 2\ngo");
+    let m = engine_move(&t.wait_for("move "));
+    assert!(
+        m.chars().nth(1).is_some_and(|c| "12".contains(c)),
+        "White's move {m}"
+    );
+    // playother: the engine takes the side not on move and waits.
+    t.send("force\nplayother");
+    let lines = t.send("ping 5");
+    assert_eq!(lines, vec!["pong 5"]);
+    // A move for Black starts the engine thinking as White.
+    t.send("sd 40\nst 1000\nusermove b8c6");
+    std::thread::sleep(Duration::from_millis(200));
+    // ping while the engine thinks on its move: the pong follows the move.
+    let lines = t.send("ping 6");
+    assert!(!has(&lines, "pong 6"), "{lines:?}");
+    // A move from the GUI while the engine is on move is refused; the position stays.
+    let fen = t.fen();
+    let lines = t.send("usermove a7a6");
+    assert!(
+        has(&lines, "Illegal move (not your turn): a7a6"),
+        "{lines:?}"
+    );
+    assert_eq!(t.fen(), fen);
+    // ?: move now.
+    t.send("?");
+    let lines = t.wait_for("pong 6");
+    let at_move = lines
+        .iter()
+        .position(|l| l.starts_with("move "))
+        .expect("a move");
+    let at_pong = lines.iter().position(|l| l == "pong 6").unwrap();
+    assert!(at_move < at_pong, "{lines:?}");
+}
+
+#[test]
+fn pondering_on_the_expected_reply() {
+    let mut t = Transcript::new();
+    t.send("xboard\nprotover 2\nnew\nhard\npost\nsd 4\nusermove e2e4");
+    let lines = t.wait_for("move ");
+    let pv = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .expect("thinking")
+        .clone();
+    let words: Vec<&str> = pv.split_whitespace().collect();
+    // The engine now ponders on its expected reply; play it (a ponder hit) or another move.
+    let expected = words.get(5).copied();
+    let fen_before = t.fen();
+    assert!(fen_before.contains(" w "));
+    let reply = expected.unwrap_or("d2d4");
+    t.send(&format!("usermove {reply}"));
+    let lines = t.wait_for("move ");
+    assert!(!engine_move(&lines).is_empty());
+    t.alive(7);
+    // easy stops pondering: no move comes without a user move.
+    t.send("easy");
+    let lines = t.send("ping 8");
+    assert!(has(&lines, "pong 8"), "{lines:?}");
+}
+
+#[test]
+fn analyze_mode_with_moves_status_and_exit() {
+    let mut t = Transcript::new();
+    t.send("xboard\nprotover 2\nnew\nvariant magi\nanalyze");
+    let lines = t.wait_for("1 ");
+    assert!(has(&lines, " "), "{lines:?}");
+    // `.` prints a status line; moves, undo and setboard restart the analysis.
+    std::thread::sleep(Duration::from_millis(100));
+    let lines = t.send(".");
+    assert!(lines.iter().any(|l| l.starts_with("stat01: ")), "{lines:?}");
+    t.send("usermove e1e3");
+    assert!(t.fen().contains(" b "));
+    t.wait_for("1 ");
+    t.send("undo");
+    assert!(t.fen().contains(" w "));
+    t.alive(9);
+    let lines = t.send("exit");
+    assert!(!has(&lines, "Error"), "{lines:?}");
+    // After exit, nothing more is printed.
+    std::thread::sleep(Duration::from_millis(100));
+    t.take();
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(t.take().is_empty());
+    // exit outside analyze mode is an error.
+    let lines = t.send("exit");
+    assert!(
+        has(&lines, "Error (command not legal now): exit"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn setboard_memory_cores_and_options() {
+    let mut t = Transcript::new();
+    t.send("xboard\nprotover 2\nnew\nforce");
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    assert!(t.send(&format!("setboard {fen}")).is_empty());
+    assert_eq!(t.fen(), fen);
+    for ok in [
+        "memory 32",
+        "cores 2",
+        "option Scoring=magi-12",
+        "option Scoring=standard",
+        "option MultiPV=2",
+        "option Move Overhead=50",
+        "option Only XBoard moves=1",
+        "option Only XBoard moves=0",
+        "option Clear Hash",
+    ] {
+        let lines = t.send(ok);
+        assert!(lines.is_empty(), "{ok}: {lines:?}");
+    }
+    for bad in [
+        ("memory lots", "Error (bad memory size): memory lots"),
+        ("cores 0", "Error (bad number of cores): cores 0"),
+        (
+            "option Scoring=golf",
+            "Error (Scoring is standard or magi-12): option Scoring=golf",
+        ),
+        (
+            "option MultiPV=0",
+            "Error (bad value for MultiPV): option MultiPV=0",
+        ),
+        (
+            "option Colour=blue",
+            "Error (unknown option): option Colour=blue",
+        ),
+        ("level 40 five 0", "Error (bad level): level 40 five 0"),
+        ("st -1", "Error (bad number of seconds): st -1"),
+        ("sd x", "Error (bad depth): sd x"),
+        ("time soon", "Error (bad time): time soon"),
+    ] {
+        let lines = t.send(bad.0);
+        assert_eq!(lines, vec![bad.1.to_string()], "{}", bad.0);
+    }
+    assert_eq!(t.fen(), fen);
+    t.alive(10);
+}
+
+#[test]
+fn bad_input_keeps_the_last_good_position() {
+    let mut t = Transcript::new();
+    t.send("xboard\nprotover 2\nnew\nforce\nusermove e2e4");
+    let fen = t.fen();
+    let cases = [
+        ("frobnicate", "Error (unknown command): frobnicate"),
+        ("usermove e2e5", "Illegal move (not legal here): e2e5"),
+        ("usermove zz", "Illegal move (not a move): zz"),
+        ("e7e4", "Illegal move (not legal here): e7e4"),
+        ("exit", "Error (command not legal now): exit"),
+        ("ping x", "Error (bad ping number): ping x"),
+    ];
+    for (line, answer) in cases {
+        let lines = t.send(line);
+        assert_eq!(lines, vec![answer.to_string()], "{line}");
+        assert_eq!(t.fen(), fen, "{line}");
+    }
+    let lines = t.send("variant nowhere");
+    assert!(
+        lines[0].starts_with("Error (unknown variant; known: normal, deathmatch")
+            && lines[0].ends_with("): variant nowhere"),
+        "{lines:?}"
+    );
+    assert_eq!(t.fen(), fen);
+    let lines = t.send("setboard 9/8/8/8/8/8/8/8 w - - 0 1");
+    assert!(lines[0].starts_with("Error (bad FEN: "), "{lines:?}");
+    assert_eq!(lines[1], "tellusererror Illegal position");
+    assert_eq!(t.fen(), fen);
+    // undo past the start is refused.
+    t.send("undo");
+    let lines = t.send("undo");
+    assert_eq!(lines, vec!["Error (command not legal now): undo"]);
+    assert_eq!(t.fen(), CHESS_START);
+    // A bare move without `usermove` (a GUI that did not accept the feature) is still read.
+    assert!(t.send("d2d4").is_empty());
+    assert!(t.fen().starts_with("rnbqkbnr/pppppppp/8/8/3P4/"));
+    t.alive(11);
+}
+
+#[test]
+fn game_end_is_claimed_when_the_engine_is_mated_or_mates() {
+    let mut t = Transcript::new();
+    t.send("xboard\nprotover 2\nnew\nforce");
+    // Fool's mate: White to move after Black's mate; the engine (White) claims the result.
+    t.send("usermove f2f3\nusermove e7e5\nusermove g2g4\nusermove d8h4");
+    let lines = t.send("go");
+    assert_eq!(lines, vec!["0-1 {Black mates}"]);
+    // The engine mates: the move, then the result.
+    t.send("new\nforce\nusermove f2f3\nusermove e7e5\nusermove g2g4\nsd 3\ngo");
+    let lines = t.wait_for("0-1");
+    assert_eq!(engine_move(&lines), "d8h4");
+    assert!(has(&lines, "0-1 {Black mates}"), "{lines:?}");
+}
+
+#[test]
+fn draw_offers_are_answered_by_their_value() {
+    let mut t = Transcript::new();
+    // No score yet: a draw offer is ignored.
+    t.send("xboard\nprotover 2\nnew\nforce");
+    assert!(t.send("draw").is_empty());
+    // A lost position (the engine, White, is a queen down): the draw is accepted.
+    t.send("setboard 3qk3/8/8/8/8/8/8/4K3 w - - 0 1\nsd 4\ngo");
+    t.wait_for("move ");
+    assert_eq!(t.send("draw"), vec!["offer draw"]);
+    // A won position: declined (nothing said).
+    t.send("new\nforce\nsetboard 3QK3/8/8/8/8/8/8/4k3 w - - 0 1\nsd 4\ngo");
+    t.wait_for("move ");
+    assert!(t.send("draw").is_empty());
+    // Payoff system: one draw offer per game, by either side. The lost engine offers its
+    // draw with its move; the opponent's later offer is then declined.
+    t.send("new\noption Scoring=magi-12\nforce\nsetboard 3qk3/8/8/8/8/8/8/4K3 w - - 0 1\nsd 4\ngo");
+    let lines = t.wait_for("move ");
+    let offer = lines
+        .iter()
+        .position(|l| l == "offer draw")
+        .expect("a draw offer");
+    let mv = lines.iter().position(|l| l.starts_with("move ")).unwrap();
+    assert!(offer < mv, "{lines:?}");
+    let lines = t.send("draw");
+    assert!(has(&lines, "one draw offer"), "{lines:?}");
+    // An offer from the opponent first: accepted (6 of 12 beats a lost game), and no more.
+    t.send(
+        "new\nforce\nsetboard 3qk3/8/8/8/8/8/8/4K3 w - - 0 1\nsd 4\noption Scoring=standard\ngo",
+    );
+    t.wait_for("move ");
+    t.send("option Scoring=magi-12");
+    assert_eq!(t.send("draw"), vec!["offer draw"]);
+    let lines = t.send("draw");
+    assert!(has(&lines, "one draw offer"), "{lines:?}");
+}
+
+#[test]
+fn payoff_resignation_and_draw_offer_follow_the_bands() {
+    // RULES.md §2.5: the value of an accepted resignation by move number.
+    let values: Vec<u32> = [1, 45, 46, 60, 61, 75, 76, 90, 91, 119, 120, 200]
+        .iter()
+        .map(|&n| resignation_value(n))
+        .collect();
+    assert_eq!(values, vec![12, 12, 11, 11, 10, 10, 9, 9, 8, 8, 7, 7]);
+    // Resigning in the first band keeps nothing: never worth it.
+    assert!(!resign_now(Score::Mate(-3), 30));
+    // Later, a lost game is resigned (it keeps 1 point or more), a close one is not.
+    assert!(resign_now(Score::Mate(-3), 50));
+    assert!(resign_now(Score::Centipawns(-900), 80));
+    assert!(!resign_now(Score::Centipawns(-100), 80));
+    assert!(expected_share(Score::Centipawns(0)) > 0.49);
+    assert!(expected_share(Score::Mate(2)) == 1.0);
+
+    // The engine, badly lost at move 50 in payoff mode, resigns instead of moving.
+    let mut t = Transcript::new();
+    t.send("xboard\nprotover 2\nnew\noption Scoring=magi-12\nforce");
+    t.send("setboard 3qk3/3r4/8/8/8/8/8/4K3 w - - 0 50\nsd 5\ngo");
+    let lines = t.wait_for("resign");
+    assert!(!lines.iter().any(|l| l.starts_with("move ")), "{lines:?}");
+    // In standard scoring it plays on.
+    t.send(
+        "new\noption Scoring=standard\nforce\nsetboard 3qk3/3r4/8/8/8/8/8/4K3 w - - 0 50\nsd 5\ngo",
+    );
+    let lines = t.wait_for("move ");
+    assert!(!has(&lines, "resign"), "{lines:?}");
+}
+
+#[test]
+fn swap_in_forms_and_moves_xboard_cannot_check() {
+    let registry = Registry::builtin();
+    let dm = registry.get("deathmatch").unwrap();
+    let pos = AnyPosition::from_fen(
+        dm,
+        Some("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"),
+    )
+    .unwrap();
+    with_position!(&pos, p => {
+        // The swap on f1 goes out as a two-leg move through an empty neighbour, and both
+        // forms are read back.
+        let swap = parse_xboard(p, "f1f1m", 1).unwrap();
+        assert_eq!(to_xboard(p, swap, 1), "f1e2,e2f1m");
+        assert_eq!(parse_xboard(p, "f1e2,e2f1m", 1).unwrap(), swap);
+        assert!(parse_xboard(p, "f1e2,e2f1q", 1).is_err());
+        assert!(parse_xboard(p, "f1d3,d3f1m", 1).unwrap() == swap);
+        assert!(!xboard_checkable(p, swap, None));
+        let plain = parse_xboard(p, "g1f3", 1).unwrap();
+        assert!(xboard_checkable(p, plain, None));
+    });
+    // Home-File Transference (a1 to h1) is not a move XBoard can check.
+    let pos = AnyPosition::from_fen(dm, Some("4k3/8/8/8/8/8/8/M3K3 w - - 0 1")).unwrap();
+    with_position!(&pos, p => {
+        let t = parse_xboard(p, "a1h1", 1).unwrap();
+        assert!(!xboard_checkable(p, t, None));
+        let diagonal = parse_xboard(p, "a1b2", 1).unwrap();
+        assert!(xboard_checkable(p, diagonal, None));
+    });
+    // Through the session: the swap read in XBoard's two-leg form.
+    let mut t = Transcript::new();
+    t.send("xboard\nprotover 2\nnew\nvariant deathmatch\nforce\nusermove e2e4\nusermove e7e5");
+    assert!(t.send("usermove f1e2,e2f1m").is_empty());
+    assert!(
+        t.fen()
+            .starts_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKMNR b"),
+        "{}",
+        t.fen()
+    );
+    // With "Only XBoard moves" the engine's moves are all plain ones.
+    t.send("option Only XBoard moves=1\nsd 3\ngo");
+    let m = engine_move(&t.wait_for("move "));
+    assert!(!m.contains(',') && m[..2] != m[2..4], "{m}");
+}
+
+#[test]
+fn magi_en_passant_onto_the_origin_square_is_not_for_xboard() {
+    // RULES.md §2.3: after the unmoved d8 pawn steps to d7, the c7 pawn may take it e.p. on
+    // d8, the square it came from; XBoard only knows the squares a pawn passed.
+    let registry = Registry::builtin();
+    let magi = registry.get("magi").unwrap();
+    let start =
+        AnyPosition::from_fen(magi, Some("5k4/10/3p6/2P7/10/10/10/10/10/5K4 b - - 0 1")).unwrap();
+    let game = magus::game::Game::from_moves(start, &["d8d7"], 1).unwrap();
+    let last_from = game.moves().last().map(|m| m.from());
+    with_position!(game.position(), p => {
+        let ep = parse_xboard(p, "c7d8", 1).expect("e.p. onto the origin square");
+        assert!(!xboard_checkable(p, ep, last_from));
+        let plain = parse_xboard(p, "c7c8", 1).unwrap();
+        assert!(xboard_checkable(p, plain, last_from));
+    });
+}
