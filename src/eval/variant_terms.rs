@@ -25,6 +25,29 @@ pub(super) fn add<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B
     if mechanics.spells.is_some() {
         spells(pos, tables, sink);
     }
+    if let Some(rule) = &mechanics.drops {
+        reserves(pos, tables, rule, sink);
+    }
+}
+
+/// Royal Magician's Chess: pieces still in a carrier's reserve are material to come, worth
+/// more the nearer the carrier is to the ranks that release them.
+fn reserves<B: Bitboard, S: Sink>(
+    pos: &Position<B>,
+    tables: &EvalTables<B>,
+    rule: &crate::variant::Drops,
+    sink: &mut S,
+) {
+    let params = &tables.params;
+    for color in Color::BOTH {
+        let mut total = 0;
+        for (rank, left) in crate::rules::drops::carrier_reserves(pos, rule, color) {
+            let share = params.reserve_share + params.reserve_closeness * rank as i32;
+            let value: i32 = left.iter().map(|k| tables.values[k.index()]).sum();
+            total += value * share.min(100) / 100;
+        }
+        sink.add(TermId::Variant, color, total, total);
+    }
 }
 
 /// Deathmatch: each pawn about to reach the promotion rank will turn one Magician into a

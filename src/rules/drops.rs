@@ -391,3 +391,28 @@ pub fn check_sound<B: Bitboard>(pos: &Position<B>, rule: &Drops) -> Result<(), S
     }
     Ok(())
 }
+
+/// What each carrier of `color` on the board still holds, with how far it has come:
+/// (relative rank of the carrier, the kinds it has yet to drop). For the evaluation.
+pub fn carrier_reserves<B: Bitboard>(
+    pos: &Position<B>,
+    rule: &Drops,
+    color: Color,
+) -> Vec<(u8, Vec<Kind>)> {
+    let layout = pos.layout();
+    let mut out = Vec::new();
+    for (carrier, &kind) in rule.carriers.iter().enumerate() {
+        let dropped = pos.state(slot(color, carrier));
+        for sq in pos.pieces(color, Kind(kind)).squares() {
+            let left: Vec<Kind> = rule
+                .reserve
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| dropped & (1 << i) == 0)
+                .map(|(_, &k)| Kind(k))
+                .collect();
+            out.push((relative_rank(layout, layout.dims.rank(sq), color), left));
+        }
+    }
+    out
+}
