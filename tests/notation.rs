@@ -145,16 +145,16 @@ fn san_round_trips_two_plies_deep() {
     }
 }
 
-/// §4.3: a carrier's move with its drop is written `Ke4/N@c5` and read back.
+/// §4.3: a carrier's move with its drop is written like `Ke4/N@c5` and read back.
 #[test]
 fn royal_magician_drop_san_sec_4_3() {
     let pos = position(
         "royal-magician",
         "rnbmkbnr/pppppppp/8/8/4P3/3MK3/PPPP1PPP/RNB2BNR w kq - 0 4",
     );
-    assert_eq!(san_of(&pos, "e3e4,n@c5"), "Ke4/N@c5");
+    assert_eq!(san_of(&pos, "e3f4,n@c5"), "Kf4/N@c5");
     assert_eq!(san_of(&pos, "d3d4,b@h6"), "Md4/B@h6");
-    reads_as(&pos, "Ke4/N@c5", "e3e4,n@c5");
+    reads_as(&pos, "Kf4/N@c5", "e3f4,n@c5");
     assert!(
         pos.after_san("Ke4").is_err(),
         "the drop is part of the move"
