@@ -9,12 +9,16 @@
 //! (Magician, kind). Turning a piece into another on its square never exposes a King, so
 //! legality is the pawn move's own.
 
+use arrayvec::ArrayVec;
+
+use crate::board::piece::MAX_KINDS;
 use crate::board::{Bitboard, Color, Kind, Move, MoveKind, Position};
 use crate::movegen::MoveList;
 use crate::variant::{RankPromotion, RankPromotionChoice};
 
-/// The kinds a trigger may produce for the side to move now; empty when none.
-fn choices<B: Bitboard>(pos: &Position<B>, rule: &RankPromotion) -> Vec<Kind> {
+/// The kinds a trigger may produce for the side to move now; empty when none. (No heap:
+/// this runs in every node where a pawn can reach the rank.)
+fn choices<B: Bitboard>(pos: &Position<B>, rule: &RankPromotion) -> ArrayVec<Kind, MAX_KINDS> {
     match &rule.choice {
         RankPromotionChoice::Choice(kinds) => kinds.iter().map(|&k| Kind(k)).collect(),
         RankPromotionChoice::Dictated(order) => {
@@ -22,8 +26,9 @@ fn choices<B: Bitboard>(pos: &Position<B>, rule: &RankPromotion) -> Vec<Kind> {
             order
                 .iter()
                 .find(|&&(strongest, _)| pos.pieces(them, Kind(strongest)).any())
-                .map(|&(_, result)| vec![Kind(result)])
-                .unwrap_or_default()
+                .map(|&(_, result)| Kind(result))
+                .into_iter()
+                .collect()
         }
     }
 }
@@ -61,10 +66,11 @@ pub fn expand<B: Bitboard>(pos: &Position<B>, rule: &RankPromotion, list: &mut M
     if kinds.is_empty() {
         return;
     }
-    let old = std::mem::take(list);
-    for m in old {
+    // Expanded in place: the first choice replaces the trigger, the others go to the end
+    // (moving the whole list would copy its full capacity).
+    for i in 0..list.len() {
+        let m = list[i];
         if !triggers(&m) {
-            list.push(m);
             continue;
         }
         let kind = if m.kind() == MoveKind::EnPassant {
@@ -72,13 +78,18 @@ pub fn expand<B: Bitboard>(pos: &Position<B>, rule: &RankPromotion, list: &mut M
         } else {
             MoveKind::Transform
         };
+        let mut first = true;
         for magician in magicians.squares() {
             for &k in &kinds {
-                list.push(
-                    Move::new(m.from(), m.to(), kind)
-                        .with_aux(magician)
-                        .with_piece(k),
-                );
+                let expanded = Move::new(m.from(), m.to(), kind)
+                    .with_aux(magician)
+                    .with_piece(k);
+                if first {
+                    list[i] = expanded;
+                    first = false;
+                } else {
+                    list.push(expanded);
+                }
             }
         }
     }
@@ -93,7 +104,7 @@ fn restrict_family_promotions<B: Bitboard>(
 ) {
     let us = pos.side();
     let has_family = rule.family.iter().any(|&k| pos.pieces(us, Kind(k)).any());
-    let mut allowed = Vec::new();
+    let mut allowed: ArrayVec<Kind, { MAX_KINDS + 1 }> = ArrayVec::new();
     if !has_family {
         allowed.push(Kind(rule.piece));
         allowed.extend(choices(pos, rule));
