@@ -130,3 +130,33 @@ fn xboard_plays_deathmatch_with_legality_testing() {
         ],
     );
 }
+
+#[test]
+fn xboard_plays_magician_chess_with_legality_testing() {
+    // XBoard draws the holes and checks every move; it cannot relay a spell, so the engines
+    // play without them.
+    xboard_game(
+        "magician-chess",
+        &[
+            "-firstOptions",
+            "Only XBoard moves=1",
+            "-secondOptions",
+            "Only XBoard moves=1",
+        ],
+    );
+}
+
+#[test]
+fn xboard_plays_royal_magician_with_legality_testing() {
+    // XBoard cannot relay a move with a drop, so the engines keep their King and Magician
+    // off the ranks that would trigger one.
+    xboard_game(
+        "royal-magician",
+        &[
+            "-firstOptions",
+            "Only XBoard moves=1",
+            "-secondOptions",
+            "Only XBoard moves=1",
+        ],
+    );
+}

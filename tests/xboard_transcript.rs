@@ -629,3 +629,113 @@ fn magi_en_passant_onto_the_origin_square_is_not_for_xboard() {
         assert!(xboard_checkable(p, plain, last_from));
     });
 }
+
+#[test]
+fn magician_chess_holes_castling_and_promotion_go_to_xboard_spells_do_not() {
+    // XBoard 4.9.1 draws the holes (`*` in the setup FEN) as dark squares, refuses moves onto
+    // them, castles d1b1/d1f1 and promotes to C, S, W; it refuses every spell form (d4e4,
+    // d4e4x) even without legality testing (docs/xboard.md).
+    let registry = Registry::builtin();
+    let mc = registry.get("magician-chess").unwrap();
+    let lines = variant_definition(mc);
+    assert_eq!(
+        lines[0],
+        "setup (PN.R.W..CM.........S.Kpn.r.w..cm.........s.k) 7x7+0_fairy \
+         rmnknmr/ppp*ppp/*5*/*2*2*/*5*/PPP*PPP/RMNKNMR w KQkq - 0 1"
+    );
+    assert!(lines.contains(&"piece K& KisO2".to_string()), "{lines:?}");
+    assert!(
+        lines.contains(&"piece P& fmWfceFifmW2".to_string()),
+        "{lines:?}"
+    );
+    let pos = AnyPosition::from_fen(
+        mc,
+        Some("r1nknmr/ppp*ppp/*2m2*/*2*2*/*3M1*/PPP*PPP/RMNKN1R w KQkq - 3 2"),
+    )
+    .unwrap();
+    with_position!(&pos, p => {
+        for spell in ["d4e4", "d2c2", "d4d5x"] {
+            let m = parse_xboard(p, spell, 1).unwrap();
+            assert_eq!(to_xboard(p, m, 1), spell);
+            assert!(!xboard_checkable(p, m, None), "{spell}");
+        }
+        for plain in ["e3e4", "c1b3", "b2b4"] {
+            let m = parse_xboard(p, plain, 1).unwrap();
+            assert!(xboard_checkable(p, m, None), "{plain}");
+        }
+        // What XBoard relays for a pawn moved onto a hole without legality testing
+        // (`c2d2`, shown as c2xd2, the hole gone) is no move of ours.
+        assert!(parse_xboard(p, "c2d2", 1).is_err());
+    });
+    // Castling and promotion as XBoard relays them.
+    let mut t = Transcript::new();
+    t.send("xboard\nprotover 2\nnew\nvariant magician-chess\nforce");
+    for m in ["c1b3", "c6c5", "b1d3", "e6e5"] {
+        assert!(t.send(&format!("usermove {m}")).is_empty(), "{m}");
+    }
+    let castling = t.send("usermove d1b1");
+    assert!(castling.is_empty(), "{castling:?}");
+    assert!(t.fen().contains("/1KR1NMR b"), "{}", t.fen());
+    t.send("new\nvariant magician-chess\nforce");
+    for m in ["c2c4", "f6f5", "c4c5", "e6e5", "c5b6", "e5e4"] {
+        assert!(t.send(&format!("usermove {m}")).is_empty(), "{m}");
+    }
+    assert!(t.send("usermove b6a7s").is_empty());
+    assert!(t.fen().starts_with("Smnknmr/"), "{}", t.fen());
+    // A spell is refused in every form XBoard could relay, and the engine plays none with
+    // "Only XBoard moves".
+    assert!(has(&t.send("usermove c2d2"), "Illegal move"));
+    t.send("new\nvariant magician-chess\nforce\nsetboard r1nknmr/ppp*ppp/*2m2*/*2*2*/*3M1*/PPP*PPP/RMNKN1R w KQkq - 3 2\noption Only XBoard moves=1\nsd 3\ngo");
+    let m = engine_move(&t.wait_for("move "));
+    with_position!(&pos, p => {
+        let m = parse_xboard(p, &m, 1).unwrap();
+        assert!(xboard_checkable(p, m, None), "{m:?}");
+    });
+}
+
+#[test]
+fn royal_magician_moves_with_a_drop_are_not_for_xboard() {
+    // XBoard 4.9.1 takes `e3d4,n@c5` but keeps only its first leg: it shows and relays
+    // `e3d4`, the drop lost; a drop as a move of its own (`N@c5`) is refused (no holdings).
+    let registry = Registry::builtin();
+    let rm = registry.get("royal-magician").unwrap();
+    let fen = "rnbmkbnr/pppppppp/8/8/8/4K3/PPPPPPPP/RNBM1BNR[KBNR,MBNR,kbnr,mbnr] w kq - 0 1";
+    let pos = AnyPosition::from_fen(rm, Some(fen)).unwrap();
+    with_position!(&pos, p => {
+        let drop = parse_xboard(p, "e3d4,n@c5", 1).unwrap();
+        assert_eq!(to_xboard(p, drop, 1), "e3d4,n@c5");
+        assert!(!xboard_checkable(p, drop, None));
+        // What XBoard relays of it is not a legal move: the drop is part of the move.
+        assert!(parse_xboard(p, "e3d4", 1).is_err());
+        for plain in ["e3d3", "e3f3", "d2d4", "g1f3"] {
+            let m = parse_xboard(p, plain, 1).unwrap();
+            assert!(xboard_checkable(p, m, None), "{plain}");
+        }
+    });
+    let mut t = Transcript::new();
+    let lines = t.send("xboard\nprotover 2\nnew\nvariant royal-magician\nforce");
+    assert!(has(
+        &lines,
+        "setup (PNBRQ....M...........Kpnbrq....m...........k) 8x8+0_fairy"
+    ));
+    assert!(has(&lines, "piece M& K"));
+    // XBoard sends the start FEN back without the reserves: every carrier keeps its own.
+    t.send("setboard rnbmkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBMKBNR w KQkq - 0 1");
+    for m in ["e2e4", "g8f6", "e1e2", "f6g8", "e2e3", "g8f6"] {
+        assert!(t.send(&format!("usermove {m}")).is_empty(), "{m}");
+    }
+    assert!(has(&t.send("usermove e3d4"), "Illegal move"));
+    assert!(has(&t.send("usermove N@c5"), "Illegal move"));
+    assert!(t.send("usermove e3d4,n@c5").is_empty());
+    assert!(
+        t.fen().starts_with("rnbmkb1r/pppppppp/5n2/2N5/3KP3/"),
+        "{}",
+        t.fen()
+    );
+    // With "Only XBoard moves" the engine never makes a move with a drop.
+    t.send(&format!(
+        "new\nvariant royal-magician\nforce\nsetboard {fen}\noption Only XBoard moves=1\nsd 3\ngo"
+    ));
+    let m = engine_move(&t.wait_for("move "));
+    assert!(!m.contains(','), "{m}");
+}

@@ -80,7 +80,9 @@ pub fn to_xboard<B: Bitboard>(pos: &Position<B>, m: Move, first_rank: u8) -> Str
 }
 
 /// Reads a move from XBoard: the engine's notation, or a swap-in written as a two-leg move
-/// out and back (`c1d2,d2c1m`).
+/// out and back (`c1d2,d2c1m`). Nothing else XBoard relays stands for a spell or a drop: its
+/// `c2d2` onto a hole (with `-xlegal`) removes the hole on its board, and its `e3d4` from
+/// `e3d4,n@c5` lost the drop; both are refused as illegal here.
 pub fn parse_xboard<B: Bitboard>(
     pos: &Position<B>,
     text: &str,
@@ -117,6 +119,11 @@ pub fn parse_xboard<B: Bitboard>(
 /// moves, captures, castling and promotions do; a swap-in, a transformation elsewhere, a
 /// Home-File Transference, a spell or a drop do not, nor an e.p. capture onto the square the
 /// pawn came from (Magi's d3/g3 pawns), which XBoard does not know as an e.p. square.
+///
+/// "Cannot" is what the real XBoard 4.9.1 did (docs/xboard.md): a spell (`d4e4`, `d4e4x`) is a
+/// move from a hole, which XBoard forfeits even with `-xlegal`; of a move with a drop
+/// (`e3d4,n@c5`) XBoard keeps the first leg only and relays `e3d4`, so the other side never
+/// sees the dropped piece, and a separate `N@c5` is refused (no holdings).
 pub fn xboard_checkable<B: Bitboard>(
     pos: &Position<B>,
     m: Move,

@@ -21,7 +21,9 @@ pid=$!
 sleep "${PROBE_SECONDS:-8}"
 kill "$pid" 2>/dev/null || true
 wait "$pid" 2>/dev/null || true
-grep -E "^[0-9]+ (<first|<second|>first|>second) *: (move|usermove|result|Illegal)" "$d/debug" || true
+grep -aE "^[0-9]+ (<first|<second|>first|>second) *: (move|usermove|result|Illegal|variant|setboard|setup|Error|tellusererror)" "$d/debug" || true
+# PROBE_DEBUG=1 shows XBoard's whole debug log.
+[ -z "${PROBE_DEBUG:-}" ] || cat "$d/debug"
 echo "--- PGN:"
 sed -n '/^1\./,$p' "$d/game.pgn" 2>/dev/null || echo "(none saved)"
 rm -rf "$d"
