@@ -7,5 +7,5 @@ cargo build --release --quiet
 DEPTH=${1:-11}
 times() { target/release/magus bench "$DEPTH" "$1" 2>&1 >/dev/null | awk '/^Position/ {print $(NF-1)}'; }
 paste <(times 1) <(times 2) | awk '
-    { s = ($2 > 0) ? $1 / $2 : 0; printf "position %2d: %6d ms -> %6d ms, x%.2f\n", NR, $1, $2, s; v[NR] = s }
-    END { n = asort(v); m = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2; printf "median speedup x%.2f\n", m }'
+    { s = ($2 > 0) ? $1 / $2 : 0; printf "position %2d: %6d ms -> %6d ms, x%.2f\n", NR, $1, $2, s > "/dev/stderr"; print s }' |
+    sort -n | awk '{v[NR] = $1} END {m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "median speedup x%.2f\n", m}'
