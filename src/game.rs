@@ -76,6 +76,23 @@ impl AnyPosition {
             .map(|(m, n)| (notation::to_wire(p, m, 1), n))
             .collect())
     }
+    /// Perft by root move, calling `each(index, count, wire move, nodes)` as each root move
+    /// finishes (for progress on long runs); returns the total.
+    pub fn divide_each(&self, depth: u32, mut each: impl FnMut(usize, usize, &str, u64)) -> u64 {
+        let depth = depth.max(1);
+        with_position!(self, p => {
+            let moves = p.legal_moves();
+            let mut total = 0;
+            for (i, &m) in moves.iter().enumerate() {
+                let mut next = *p;
+                next.play(m);
+                let n = perft::perft(&next, depth - 1);
+                total += n;
+                each(i + 1, moves.len(), &notation::to_wire(p, m, 1), n);
+            }
+            total
+        })
+    }
     /// The legal moves in wire notation (ranks from `first_rank`).
     pub fn legal_moves_wire(&self, first_rank: u8) -> Vec<String> {
         with_position!(self, p => p.legal_moves().into_iter().map(|m| notation::to_wire(p, m, first_rank)).collect())

@@ -212,17 +212,22 @@ fn perft(
     let pos = AnyPosition::from_fen(variant, fen)
         .map_err(|e| format!("--fen '{}': {e}", fen.unwrap_or_default()))?;
     let start = Instant::now();
-    let nodes = if divide {
-        let mut total = 0;
-        for (m, n) in pos.divide(depth) {
-            println!("{m}: {n}");
-            total += n;
+    // Progress on a terminal for long runs; nothing extra when the output is read by a program.
+    let show_progress = std::io::stderr().is_terminal() && depth >= 5;
+    let nodes = pos.divide_each(depth, |i, n, m, count| {
+        if divide {
+            println!("{m}: {count}");
         }
+        if show_progress {
+            eprint!("\r{i}/{n} root moves done ({m})        ");
+            if i == n {
+                eprint!("\r{}\r", " ".repeat(48));
+            }
+        }
+    });
+    if divide {
         println!();
-        total
-    } else {
-        pos.perft(depth)
-    };
+    }
     let elapsed = start.elapsed();
     println!("Nodes searched: {nodes}");
     if std::io::stdout().is_terminal() || std::env::var_os("MAGUS_TIMING").is_some() {
