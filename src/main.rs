@@ -387,32 +387,25 @@ fn run_detected(registry: Registry) {
 
 fn run_uci(registry: Registry, first: Option<&str>) {
     let mut session = UciSession::new(registry, stdout_output());
-    if let Some(line) = first
-        && !session.handle_line(line)
-    {
-        return;
-    }
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
-        if !session.handle_line(&line) {
-            break;
-        }
-    }
+    serve(first, |line| session.handle_line(line));
 }
 
 fn run_xboard(registry: Registry, first: Option<&str>) {
     let mut session = XboardSession::new(registry, stdout_output());
+    serve(first, |line| session.handle_line(line));
+}
+
+/// Feeds a protocol session the line already read, then standard input, until it says stop.
+fn serve(first: Option<&str>, mut handle: impl FnMut(&str) -> bool) {
     if let Some(line) = first
-        && !session.handle_line(line)
+        && !handle(line)
     {
         return;
     }
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
-        if !session.handle_line(&line) {
+        if !handle(&line) {
             break;
         }
     }
-    // End of input: leave no search running behind.
-    session.handle_line("quit");
 }
