@@ -3,26 +3,11 @@
 
 mod common;
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
+use common::SharedBuffer as Output;
 
 use magus::game::AnyPosition;
 use magus::protocol::uci::UciSession;
 use magus::variant::Registry;
-
-/// A `Vec<u8>` the test can read while the session writes to it.
-#[derive(Clone, Default)]
-struct Output(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Output {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 struct Transcript {
     session: UciSession,
@@ -32,7 +17,7 @@ struct Transcript {
 impl Transcript {
     fn new() -> Transcript {
         let out = Output::default();
-        let shared: magus::protocol::uci::Output = Arc::new(Mutex::new(out.clone()));
+        let shared: magus::protocol::uci::Output = out.output();
         Transcript {
             session: UciSession::new(Registry::builtin(), shared),
             out,

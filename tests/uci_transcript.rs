@@ -2,25 +2,14 @@
 //! extra commands, variants on the wire and bad input. The session is driven directly, its
 //! output collected in a shared buffer.
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
+mod common;
+
+use common::SharedBuffer as Buffer;
+
 use std::time::{Duration, Instant};
 
 use magus::protocol::uci::UciSession;
 use magus::variant::Registry;
-
-#[derive(Clone, Default)]
-struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Buffer {
-    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(data);
-        Ok(data.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 struct Transcript {
     session: UciSession,
@@ -31,7 +20,7 @@ struct Transcript {
 impl Transcript {
     fn new() -> Transcript {
         let buffer = Buffer::default();
-        let out: magus::protocol::uci::Output = Arc::new(Mutex::new(buffer.clone()));
+        let out: magus::protocol::uci::Output = buffer.output();
         Transcript {
             session: UciSession::new(Registry::builtin(), out),
             buffer,

@@ -192,3 +192,24 @@ pub fn castles_with_attacker(
         })
         .collect()
 }
+
+/// Output that a test reads while a protocol session writes to it.
+#[derive(Clone, Default)]
+pub struct SharedBuffer(pub std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for SharedBuffer {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(data);
+        Ok(data.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl SharedBuffer {
+    /// The session's end of it.
+    pub fn output(&self) -> magus::protocol::uci::Output {
+        std::sync::Arc::new(std::sync::Mutex::new(self.clone()))
+    }
+}
