@@ -8,7 +8,7 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -49,6 +49,9 @@ pub const PAYOFF_STALEMATE_BONUS: i32 = 150;
 struct RunningSearch {
     control: Arc<SearchControl>,
     handle: JoinHandle<()>,
+    /// Set just before `bestmove` is printed: from then on the GUI may send the next
+    /// `position`, even if the thread has not quite ended yet.
+    done: Arc<AtomicBool>,
 }
 
 /// The state of a UCI session: known variants, the current game, options and the search.
@@ -93,7 +96,7 @@ impl UciSession {
     fn searching(&self) -> bool {
         self.search
             .as_ref()
-            .is_some_and(|s| !s.handle.is_finished())
+            .is_some_and(|s| !s.done.load(Ordering::Acquire) && !s.handle.is_finished())
     }
 
     /// Stops a running search and waits for its `bestmove`.
@@ -374,13 +377,21 @@ impl UciSession {
         let out = Arc::clone(&self.out);
         let game = self.game.clone();
         let thread_control = Arc::clone(&control);
+        let done = Arc::new(AtomicBool::new(false));
+        let thread_done = Arc::clone(&done);
         let spawned = std::thread::Builder::new()
             .name("uci-search".into())
             .spawn(move || {
-                run_search(&game, &limits, &options, &tt, &thread_control, &out);
+                run_search(&game, &limits, &options, &tt, &thread_control, &out, &thread_done);
             });
         match spawned {
-            Ok(handle) => self.search = Some(RunningSearch { control, handle }),
+            Ok(handle) => {
+                self.search = Some(RunningSearch {
+                    control,
+                    handle,
+                    done,
+                })
+            }
             Err(e) => self.error(&format!("cannot start the search: {e}")),
         }
     }
@@ -506,12 +517,14 @@ fn run_search(
     tt: &TranspositionTable,
     control: &SearchControl,
     out: &Output,
+    done: &AtomicBool,
 ) {
     let pos = *game.position();
     let history = &game.hashes()[..game.hashes().len() - 1];
     let report = |r: &Report| say(out, &info_line(&pos, r));
     let result =
         with_position!(&pos, p => think(p, history, limits, options, tt, control, &report));
+    done.store(true, Ordering::Release);
     if result.best.is_null() {
         say(out, "bestmove (none)");
         return;
