@@ -60,6 +60,13 @@ enum Command {
     },
     /// Analyse a position: a board diagram, then one line per iteration.
     Analyze(AnalyzeArgs),
+    /// Play engines against each other in any variant, refereed by magus's rules.
+    Match(Box<magus::tournament::cli::MatchArgs>),
+    /// Check every move of the games of a PGN file; report the first illegal one.
+    Replay {
+        /// The PGN file.
+        file: PathBuf,
+    },
 }
 
 #[derive(clap::Args)]
@@ -116,6 +123,8 @@ fn main() -> ExitCode {
         } => perft(&registry, &variant, depth, fen.as_deref(), divide),
         Command::Bench { depth, threads } => bench(depth, threads),
         Command::Analyze(args) => analyze(&registry, &args),
+        Command::Match(args) => magus::tournament::cli::run_match(&args, &registry),
+        Command::Replay { file } => magus::tournament::cli::run_replay(&file, &registry),
         Command::Variants => {
             for v in registry.all() {
                 println!(
