@@ -382,7 +382,15 @@ impl UciSession {
         let spawned = std::thread::Builder::new()
             .name("uci-search".into())
             .spawn(move || {
-                run_search(&game, &limits, &options, &tt, &thread_control, &out, &thread_done);
+                run_search(
+                    &game,
+                    &limits,
+                    &options,
+                    &tt,
+                    &thread_control,
+                    &out,
+                    &thread_done,
+                );
             });
         match spawned {
             Ok(handle) => {
