@@ -278,7 +278,10 @@ fn a_clock_game_keeps_time_without_forfeits() {
     ]);
     for g in &summary.games {
         assert_eq!(g.termination, "max length", "{}", g.detail);
-        assert_eq!(g.time_control, "40/1+0.05");
+        assert_eq!(
+            g.time_control,
+            ["40/1+0.05".to_string(), "40/1+0.05".to_string()]
+        );
     }
 }
 
@@ -854,4 +857,148 @@ fn replay_command_reports_the_first_illegal_move() {
         stdout.contains("game 2 (w - ?): 7 plies, all legal") && stdout.contains("checkmate"),
         "{stdout}"
     );
+}
+
+/// Three engines, two games at a time: a round robin of six games, each engine playing four,
+/// with every game's result counted once for each side.
+#[test]
+fn a_round_robin_with_concurrency() {
+    let summary = play(&[
+        "--engine",
+        &magus_engine("a"),
+        "--engine",
+        &magus_engine("b"),
+        "--engine",
+        &magus_engine("c"),
+        "--nodes",
+        "200",
+        "--max-plies",
+        "40",
+        "--random-plies",
+        "2",
+        "--seed",
+        "9",
+        "--concurrency",
+        "2",
+    ]);
+    assert_eq!(summary.games.len(), 6);
+    for r in &summary.results {
+        assert_eq!(r.games(), 4);
+    }
+    let wins: u64 = summary.results.iter().map(|r| r.wins).sum();
+    let losses: u64 = summary.results.iter().map(|r| r.losses).sum();
+    assert_eq!(wins, losses);
+}
+
+/// Openings from an EPD file (operations ignored) and a FEN line: used in turn, each twice
+/// with colours reversed; the PGN carries `SetUp` and `FEN`, move numbers follow the FEN.
+#[test]
+fn openings_from_an_epd_file() {
+    let dir = std::env::temp_dir().join(format!("magus-match-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let epd = dir.join("openings.epd");
+    std::fs::write(
+        &epd,
+        "# two openings\nrnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - bm Nf3; id \"open\";\n\
+         r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\n",
+    )
+    .unwrap();
+    let path = temp_pgn("epd");
+    let summary = play(&[
+        "--engine",
+        &magus_engine("a"),
+        "--engine",
+        &magus_engine("b"),
+        "--nodes",
+        "200",
+        "--max-plies",
+        "20",
+        "--rounds",
+        "2",
+        "--openings",
+        epd.to_str().unwrap(),
+        "--pgnout",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(summary.games.len(), 4);
+    let games = replay_file(&path);
+    let fens: Vec<&str> = games.iter().map(|g| g.tag("FEN").unwrap()).collect();
+    assert_eq!(fens[0], fens[1]);
+    assert_eq!(fens[2], fens[3]);
+    assert_ne!(fens[0], fens[2]);
+    assert!(fens[2].ends_with(" 2 3"));
+    assert!(games.iter().all(|g| g.tag("SetUp") == Some("1")));
+    assert!(games[2].write().contains("\n3. "), "{}", games[2].write());
+}
+
+/// Score adjudication ends games by the thresholds given.
+#[test]
+fn score_adjudication() {
+    let draw = play(&[
+        "--engine",
+        &magus_engine("a"),
+        "--engine",
+        &magus_engine("b"),
+        "--nodes",
+        "200",
+        "--games",
+        "1",
+        "--adjudicate-draw",
+        "100000,2,0",
+    ]);
+    let g = &draw.games[0];
+    assert_eq!(
+        (g.termination.as_str(), g.result),
+        ("adjudication", GameResult::Draw)
+    );
+    assert_eq!(g.moves.len(), 4, "two moves each within the band");
+    let resign = play(&[
+        "--engine",
+        &magus_engine("a"),
+        "--engine",
+        &magus_engine("b"),
+        "--nodes",
+        "200",
+        "--games",
+        "1",
+        "--max-plies",
+        "200",
+        "--adjudicate-resign",
+        "0,1",
+    ]);
+    let g = &resign.games[0];
+    assert!(
+        g.termination == "adjudication" && g.result != GameResult::Draw || g.moves.len() == 200,
+        "{} {}",
+        g.termination,
+        g.detail
+    );
+}
+
+/// Each engine may have its own limit: here a clock against fixed nodes, written as
+/// `WhiteTimeControl` and `BlackTimeControl`.
+#[test]
+fn engines_with_their_own_limits() {
+    let path = temp_pgn("own-limits");
+    let fast = format!("{},tc=5+0.1", magus_engine("clock"));
+    let nodes = format!("{},nodes=300", magus_engine("nodes"));
+    let summary = play(&[
+        "--engine",
+        &fast,
+        "--engine",
+        &nodes,
+        "--max-plies",
+        "20",
+        "--pgnout",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(summary.games.len(), 2);
+    let games = replay_file(&path);
+    assert_eq!(games[0].tag("WhiteTimeControl"), Some("5+0.1"));
+    assert_eq!(games[0].tag("BlackTimeControl"), Some("-"));
+    assert_eq!(games[1].tag("WhiteTimeControl"), Some("-"));
+    assert_eq!(games[0].tag("TimeControl"), None);
+    for g in &summary.games {
+        assert_eq!(g.termination, "max length", "{}", g.detail);
+    }
 }

@@ -28,7 +28,8 @@ pub struct MatchArgs {
     pub variant: String,
     /// An engine, as comma-separated key=value: name=NAME, cmd=PROGRAM [ARGS] (default: magus
     /// itself), proto=uci|xboard (default uci), dir=WORKING_DIR, arg=ARG (repeatable),
-    /// option.NAME=VALUE (repeatable). Give two or more.
+    /// option.NAME=VALUE (repeatable), and its own limit instead of the match's: tc=TC, st=SECONDS,
+    /// nodes=N or depth=D. Give two or more.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
     /// Clock: [MOVES/]SECONDS[+INCREMENT], seconds also as m:ss (10+0.1, 40/60, 40/1:30+0.5).
@@ -171,9 +172,28 @@ pub fn config(args: &MatchArgs, registry: &Registry) -> Result<Config, String> {
             return Err(format!("--depth: {d} is not from 1 to 127"));
         }
         Limit::Depth(d)
+    } else if let Some(own) = engines.iter().map(|e| e.limit).collect::<Option<Vec<_>>>() {
+        // Every engine has its own limit: the match's is never used.
+        own[0]
     } else {
-        return Err("one of --tc, --st, --nodes, --depth is needed".into());
+        return Err(
+            "one of --tc, --st, --nodes, --depth is needed (or tc=, st=, nodes=, depth= on every --engine)"
+                .into(),
+        );
     };
+    // XBoard's `st` counts whole seconds.
+    for e in &engines {
+        if e.proto == super::engine::Protocol::Xboard
+            && let Limit::MoveTime(t) = e.limit.unwrap_or(limit)
+            && t.subsec_nanos() != 0
+        {
+            return Err(format!(
+                "--st: {} s is not a whole number of seconds, which XBoard engines like '{}' need",
+                t.as_secs_f64(),
+                e.name
+            ));
+        }
+    }
     if args.games == 0 {
         return Err("--games: 0 is not a positive number".into());
     }
@@ -272,13 +292,25 @@ pub fn run_match(args: &MatchArgs, registry: &Registry) -> Result<(), String> {
     let config = config(args, registry)?;
     super::check_engines(&config)?;
     let total = super::schedule(config.engines.len(), config.games, config.rounds).len();
+    let limits: Vec<String> = config
+        .engines
+        .iter()
+        .map(|e| config.settings.limit_of(e).describe())
+        .collect();
+    let limits = if limits.iter().all(|l| *l == limits[0]) {
+        limits[0].clone()
+    } else {
+        config
+            .engines
+            .iter()
+            .zip(&limits)
+            .map(|(e, l)| format!("{} {l}", e.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     println!(
         "{} games of {} at {}, {} at a time, seed {}",
-        total,
-        config.settings.variant.name,
-        config.settings.limit.describe(),
-        config.concurrency,
-        config.seed
+        total, config.settings.variant.name, limits, config.concurrency, config.seed
     );
     let progress = config.progress;
     let summary = super::run(&config, |s| {

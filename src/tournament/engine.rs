@@ -25,6 +25,8 @@ pub struct EngineSpec {
     pub dir: Option<PathBuf>,
     pub proto: Protocol,
     pub options: Vec<(String, String)>,
+    /// This engine's own limit (`tc=`, `st=`, `nodes=`, `depth=`), instead of the match's.
+    pub limit: Option<Limit>,
 }
 
 impl EngineSpec {
@@ -37,6 +39,7 @@ impl EngineSpec {
         let mut dir = None;
         let mut proto = Protocol::Uci;
         let mut options = Vec::new();
+        let mut limit = None;
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = part
                 .split_once('=')
@@ -50,6 +53,33 @@ impl EngineSpec {
                 }
                 "arg" => args.push(value.to_string()),
                 "dir" => dir = Some(PathBuf::from(value)),
+                "tc" => limit = Some(Limit::parse_tc(value).map_err(|e| format!("tc: {e}"))?),
+                "st" => {
+                    let secs: f64 = value
+                        .parse()
+                        .ok()
+                        .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e7)
+                        .ok_or_else(|| {
+                            format!("st: '{value}' is not a positive number of seconds")
+                        })?;
+                    limit = Some(Limit::MoveTime(Duration::from_secs_f64(secs)));
+                }
+                "nodes" => {
+                    let n: u64 = value
+                        .parse()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| format!("nodes: '{value}' is not a positive number"))?;
+                    limit = Some(Limit::Nodes(n));
+                }
+                "depth" => {
+                    let d: u32 = value
+                        .parse()
+                        .ok()
+                        .filter(|d| (1..=127).contains(d))
+                        .ok_or_else(|| format!("depth: '{value}' is not from 1 to 127"))?;
+                    limit = Some(Limit::Depth(d));
+                }
                 "proto" => {
                     proto = match value {
                         "uci" => Protocol::Uci,
@@ -61,7 +91,7 @@ impl EngineSpec {
                     Some(o) if !o.is_empty() => options.push((o.to_string(), value.to_string())),
                     _ => {
                         return Err(format!(
-                            "unknown key '{key}' (name, cmd, arg, dir, proto, option.NAME)"
+                            "unknown key '{key}' (name, cmd, arg, dir, proto, option.NAME, tc, st, nodes, depth)"
                         ));
                     }
                 },
@@ -93,6 +123,7 @@ impl EngineSpec {
             dir,
             proto,
             options,
+            limit,
         })
     }
 }
@@ -236,7 +267,7 @@ pub struct MoveRequest<'a> {
     pub fen: Option<&'a str>,
     pub moves: &'a [String],
     pub limit: &'a Limit,
-    /// The engine's clock and its opponent's.
+    /// The engine's clock and its opponent's (its own again when the opponent has no clock).
     pub own: Clock,
     pub other: Clock,
     /// The engine plays White.

@@ -48,6 +48,7 @@ pub struct DrawRule {
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub variant: &'static Variant,
+    /// The limit of engines without their own.
     pub limit: Limit,
     /// Grace over the clock before a flag falls.
     pub margin: Duration,
@@ -59,6 +60,13 @@ pub struct Settings {
     pub resign: Option<ResignRule>,
     pub draw: Option<DrawRule>,
     pub payoff: Option<PayoffRules>,
+}
+
+impl Settings {
+    /// An engine's limit: its own, or the match's.
+    pub fn limit_of(&self, spec: &EngineSpec) -> Limit {
+        spec.limit.unwrap_or(self.limit)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,7 +121,8 @@ pub struct GameRecord {
     /// What happened, in words: `Black mates`, `White's move 'e2e5' is illegal: …`.
     pub detail: String,
     pub payoff: Option<Payoff>,
-    pub time_control: String,
+    /// The PGN `TimeControl` of White's and Black's limits.
+    pub time_control: [String; 2],
 }
 
 /// Who lost or whether it was drawn, and why.
@@ -291,10 +300,14 @@ pub fn play_game(
         termination: String::new(),
         detail: String::new(),
         payoff: None,
-        time_control: settings.limit.pgn_tag(),
+        time_control: [
+            settings.limit_of(white_spec).pgn_tag(),
+            settings.limit_of(black_spec).pgn_tag(),
+        ],
     };
     let slots: [&mut Option<Engine>; 2] = [white_slot, black_slot];
     let specs = [white_spec, black_spec];
+    let limits = [settings.limit_of(white_spec), settings.limit_of(black_spec)];
     let mut faulty = [false, false];
     let mut offers: Vec<Offer> = Vec::new();
 
@@ -317,8 +330,7 @@ pub fn play_game(
             }
             let engine = slots[i].as_mut().unwrap();
             let fen = opening.fen.as_deref();
-            if let Err(f) = engine.new_game(&variant.name, fen, &settings.limit, settings.handshake)
-            {
+            if let Err(f) = engine.new_game(&variant.name, fen, &limits[i], settings.handshake) {
                 faulty[i] = true;
                 break 'game loss(
                     color,
@@ -334,7 +346,7 @@ pub fn play_game(
             }
         }
 
-        let mut clocks = [Clock::new(&settings.limit), Clock::new(&settings.limit)];
+        let mut clocks = [Clock::new(&limits[0]), Clock::new(&limits[1])];
         // Scores each engine reported with its moves, from its own side.
         let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
         let mut pending_draw: Option<(Color, u32)> = None;
@@ -379,7 +391,8 @@ pub fn play_game(
 
             let engine = slots[ui].as_mut().unwrap();
             let first_rank = engine.first_rank(variant.ranks);
-            let wait = match settings.limit {
+            let limit = &limits[ui];
+            let wait = match *limit {
                 Limit::Clock { .. } => clocks[ui].left + settings.margin,
                 Limit::MoveTime(t) => t + settings.margin,
                 Limit::Nodes(_) | Limit::Depth(_) => settings.move_timeout,
@@ -389,9 +402,13 @@ pub fn play_game(
             let request = MoveRequest {
                 fen: opening.fen.as_deref(),
                 moves: notes.for_engine(engine, variant.ranks),
-                limit: &settings.limit,
+                limit,
                 own: clocks[ui],
-                other: clocks[1 - ui],
+                other: if matches!(limits[1 - ui], Limit::Clock { .. }) {
+                    clocks[1 - ui]
+                } else {
+                    clocks[ui]
+                },
                 white: us == Color::White,
                 draw_offered,
                 deadline: sent + wait,
@@ -420,7 +437,7 @@ pub fn play_game(
                 }
                 Err(Fault::Timeout) => {
                     faulty[ui] = true;
-                    break 'game match settings.limit {
+                    break 'game match *limit {
                         Limit::Nodes(_) | Limit::Depth(_) => loss(
                             us,
                             "stalled",
@@ -493,7 +510,7 @@ pub fn play_game(
                     break 'game loss(us, termination, format!("{who}: {e}"), move_no);
                 }
             };
-            if !clocks[ui].charge(&settings.limit, used, settings.margin) {
+            if !clocks[ui].charge(limit, used, settings.margin) {
                 faulty[ui] = true;
                 break 'game loss(
                     us,

@@ -46,7 +46,13 @@ pub fn pgn_game(record: &GameRecord, config: &Config) -> PgnGame {
         g.set_tag("SetUp", "1");
         g.set_tag("FEN", fen.clone());
     }
-    g.set_tag("TimeControl", record.time_control.clone());
+    let [white_tc, black_tc] = &record.time_control;
+    if white_tc == black_tc {
+        g.set_tag("TimeControl", white_tc.clone());
+    } else {
+        g.set_tag("WhiteTimeControl", white_tc.clone());
+        g.set_tag("BlackTimeControl", black_tc.clone());
+    }
     g.set_tag("Termination", record.termination.clone());
     g.set_tag("PlyCount", record.moves.len().to_string());
     if let Some((w, b)) = record.payoff {
@@ -67,7 +73,8 @@ pub fn pgn_game(record: &GameRecord, config: &Config) -> PgnGame {
 }
 
 fn elo_text(wld: &Wld) -> String {
-    let elo = wld.elo();
+    // Adding zero turns -0.0 into 0.0.
+    let elo = wld.elo() + 0.0;
     if !elo.is_finite() {
         return if elo > 0.0 {
             "+inf".into()
@@ -125,7 +132,7 @@ pub fn final_table(summary: &Summary, config: &Config) -> String {
         "#", "engine", "games", "wins", "losses", "draws", "score", "Elo ± 95%", "LOS"
     );
     if payoff {
-        out += &format!(" {:>8} {:>7}", "payoff", "per game");
+        out += &format!(" {:>8} {:>8}", "payoff", "per game");
     }
     out.push('\n');
     let mut order: Vec<usize> = (0..config.engines.len()).collect();
