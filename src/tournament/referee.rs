@@ -347,6 +347,12 @@ pub fn play_game(
         }
 
         let mut clocks = [Clock::new(&limits[0]), Clock::new(&limits[1])];
+        // Periods count the moves of the game, book moves included, as XBoard and the engines
+        // count them (a 40-move period ends at move 40 of the game).
+        let first = side_to_move(&start) as usize;
+        for i in 0..opening.moves.len() {
+            clocks[(first + i) % 2].moves_made += 1;
+        }
         // Scores each engine reported with its moves, from its own side.
         let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
         let mut pending_draw: Option<(Color, u32)> = None;
