@@ -60,7 +60,6 @@ enum Command {
     },
     /// Analyse a position: a board diagram, then one line per iteration.
     Analyze(AnalyzeArgs),
-    /// Play engines against each other in any variant, refereed by magus's rules.
     Match(Box<magus::tournament::cli::MatchArgs>),
     /// Check every move of the games of a PGN file; report the first illegal one.
     Replay {
@@ -123,7 +122,9 @@ fn main() -> ExitCode {
         } => perft(&registry, &variant, depth, fen.as_deref(), divide),
         Command::Bench { depth, threads } => bench(depth, threads),
         Command::Analyze(args) => analyze(&registry, &args),
-        Command::Match(args) => magus::tournament::cli::run_match(&args, &registry),
+        Command::Match(args) => {
+            magus::tournament::cli::run_match(&args, &registry, cli.variant_path.as_deref())
+        }
         Command::Replay { file } => magus::tournament::cli::run_replay(&file, &registry),
         Command::Variants => {
             for v in registry.all() {

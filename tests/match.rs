@@ -42,7 +42,7 @@ fn play(words: &[&str]) -> Summary {
     all.extend_from_slice(words);
     let args = Args::try_parse_from(all).unwrap_or_else(|e| panic!("{e}"));
     let registry = Registry::builtin();
-    let config = cli::config(&args.m, &registry).unwrap_or_else(|e| panic!("{e}"));
+    let config = cli::config(&args.m, &registry, None).unwrap_or_else(|e| panic!("{e}"));
     run(&config, |_| {}).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -445,7 +445,7 @@ fn bad_flags_are_named() {
         let mut all = vec!["match", "--engine", "name=a", "--engine", "name=b"];
         all.extend_from_slice(words);
         let args = Args::try_parse_from(all).unwrap();
-        cli::config(&args.m, &registry).unwrap_err()
+        cli::config(&args.m, &registry, None).unwrap_err()
     };
     assert!(err(&["--tc", "abc"]).starts_with("--tc:"));
     assert!(err(&["--nodes", "5", "--variant", "nope"]).starts_with("--variant:"));
@@ -463,7 +463,7 @@ fn bad_flags_are_named() {
     ])
     .unwrap();
     assert!(
-        cli::config(&args.m, &registry)
+        cli::config(&args.m, &registry, None)
             .unwrap_err()
             .starts_with("--engine")
     );
@@ -481,7 +481,7 @@ fn an_engine_that_does_not_start_is_reported_before_the_match() {
         "10",
     ])
     .unwrap();
-    let config = cli::config(&args.m, &Registry::builtin()).unwrap();
+    let config = cli::config(&args.m, &Registry::builtin(), None).unwrap();
     let e = magus::tournament::check_engines(&config).unwrap_err();
     assert!(e.contains("ghost") && e.contains("cannot start"), "{e}");
 }
@@ -1001,4 +1001,62 @@ fn engines_with_their_own_limits() {
     for g in &summary.games {
         assert_eq!(g.termination, "max length", "{}", g.detail);
     }
+}
+
+/// A variant from a file: the referee loads it, and magus engine processes get the folder as
+/// their `VariantPath` option before `UCI_Variant` names it.
+#[test]
+fn a_file_defined_variant_plays_through_the_command_line() {
+    let dir = std::env::temp_dir().join(format!("magus-match-variants-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let chess =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/chess.toml"))
+            .unwrap();
+    std::fs::write(
+        dir.join("mine.toml"),
+        chess.replacen("name = \"chess\"", "name = \"my-chess\"", 1),
+    )
+    .unwrap();
+    let pgn = temp_pgn("file-variant");
+    let out = std::process::Command::new(MAGUS)
+        .arg("--variant-path")
+        .arg(&dir)
+        .args([
+            "match",
+            "--variant",
+            "my-chess",
+            "--engine",
+            "name=a",
+            "--engine",
+            "name=b",
+        ])
+        .args(["--nodes", "200", "--max-plies", "30", "--pgnout"])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("2 games of my-chess"), "{stdout}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.contains("[Variant \"my-chess\"]"));
+    assert!(
+        text.contains("max length") || text.contains("checkmate"),
+        "{text}"
+    );
+    let replay = std::process::Command::new(MAGUS)
+        .arg("--variant-path")
+        .arg(&dir)
+        .arg("replay")
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    assert!(
+        replay.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replay.stdout)
+    );
 }

@@ -132,8 +132,13 @@ fn seconds(flag: &str, s: f64) -> Result<Duration, String> {
     }
 }
 
-/// Turns the flags into a match, checking every value.
-pub fn config(args: &MatchArgs, registry: &Registry) -> Result<Config, String> {
+/// Turns the flags into a match, checking every value. `variant_path` is the folder of extra
+/// variants magus was given: magus engine processes get it as their `VariantPath` option.
+pub fn config(
+    args: &MatchArgs,
+    registry: &Registry,
+    variant_path: Option<&Path>,
+) -> Result<Config, String> {
     let variant = registry.get(&args.variant).ok_or_else(|| {
         format!(
             "--variant: unknown variant '{}' (known: {})",
@@ -142,11 +147,26 @@ pub fn config(args: &MatchArgs, registry: &Registry) -> Result<Config, String> {
         )
     })?;
     let self_exe = std::env::current_exe().map_err(|e| format!("cannot find magus itself: {e}"))?;
-    let engines: Vec<EngineSpec> = args
+    let mut engines: Vec<EngineSpec> = args
         .engines
         .iter()
         .map(|e| EngineSpec::parse(e, &self_exe).map_err(|err| format!("--engine '{e}': {err}")))
         .collect::<Result<_, _>>()?;
+    if let Some(dir) = variant_path {
+        let dir = std::fs::canonicalize(dir)
+            .map_err(|e| format!("--variant-path {}: {e}", dir.display()))?;
+        let me = self_exe.display().to_string();
+        for e in engines.iter_mut().filter(|e| e.cmd == me) {
+            let has = e
+                .options
+                .iter()
+                .any(|(o, _)| o.eq_ignore_ascii_case("VariantPath"));
+            if !has {
+                e.options
+                    .push(("VariantPath".into(), dir.display().to_string()));
+            }
+        }
+    }
     if engines.len() < 2 {
         return Err("--engine: give at least two engines".into());
     }
@@ -288,8 +308,12 @@ pub fn config(args: &MatchArgs, registry: &Registry) -> Result<Config, String> {
 }
 
 /// `magus match`: plays, shows progress on a terminal, prints the final table.
-pub fn run_match(args: &MatchArgs, registry: &Registry) -> Result<(), String> {
-    let config = config(args, registry)?;
+pub fn run_match(
+    args: &MatchArgs,
+    registry: &Registry,
+    variant_path: Option<&Path>,
+) -> Result<(), String> {
+    let config = config(args, registry, variant_path)?;
     super::check_engines(&config)?;
     let total = super::schedule(config.engines.len(), config.games, config.rounds).len();
     let limits: Vec<String> = config

@@ -377,7 +377,14 @@ impl Engine {
             if let Some(rest) = line.strip_prefix("option name ") {
                 let name = rest.split(" type ").next().unwrap_or(rest).trim();
                 self.uci_options.push(name.to_ascii_lowercase());
-                if name.eq_ignore_ascii_case("UCI_Variant") && variant != "chess" {
+                // Variants loaded from a VariantPath option are not in the list yet.
+                let loads_variants = self
+                    .spec
+                    .options
+                    .iter()
+                    .any(|(o, _)| o.eq_ignore_ascii_case("VariantPath"));
+                if name.eq_ignore_ascii_case("UCI_Variant") && variant != "chess" && !loads_variants
+                {
                     let vars: Vec<&str> = rest
                         .split_whitespace()
                         .collect::<Vec<_>>()
@@ -391,6 +398,15 @@ impl Engine {
                 }
             }
         }
+        // Options first: `VariantPath` must be set before a variant it defines is chosen.
+        for (name, value) in self.spec.options.clone() {
+            if !self.uci_options.contains(&name.to_ascii_lowercase()) {
+                return Err(format!("it has no option '{name}'"));
+            }
+            self.process
+                .send(&format!("setoption name {name} value {value}"))
+                .map_err(|f| f.describe())?;
+        }
         if variant != "chess" || self.uci_options.iter().any(|o| o == "uci_variant") {
             if !self.uci_options.iter().any(|o| o == "uci_variant") {
                 return Err(format!(
@@ -399,14 +415,6 @@ impl Engine {
             }
             self.process
                 .send(&format!("setoption name UCI_Variant value {variant}"))
-                .map_err(|f| f.describe())?;
-        }
-        for (name, value) in self.spec.options.clone() {
-            if !self.uci_options.contains(&name.to_ascii_lowercase()) {
-                return Err(format!("it has no option '{name}'"));
-            }
-            self.process
-                .send(&format!("setoption name {name} value {value}"))
                 .map_err(|f| f.describe())?;
         }
         self.sync(deadline)
