@@ -227,8 +227,9 @@ impl Sprt {
     }
 
     /// The log-likelihood ratio of H1 against H0 after these games, by the generalised SPRT
-    /// on the trinomial model (M. Van den Bergh's approximation, as fastchess and fishtest's
-    /// logistic model compute it): N (s1 − s0)(2s̄ − s0 − s1) / (2σ²), with s̄ and σ² the mean
+    /// on the trinomial model in logistic Elo (M. Van den Bergh's approximation, fastchess's
+    /// `getLLR` for its logistic model; its newest versions solve the exact maximum-likelihood
+    /// form, which agrees closely): N (s1 − s0)(2s̄ − s0 − s1) / (2σ²), with s̄ and σ² the mean
     /// and variance of one game's score.
     pub fn llr(&self, wld: &Wld) -> f64 {
         let n = wld.games() as f64;
