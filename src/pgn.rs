@@ -250,6 +250,16 @@ pub fn read_all(text: &str) -> Result<Vec<PgnGame>, String> {
                     }
                 }
             }
+            // A variant's castling written `0-0(b)`: the bracket belongs to the move.
+            '(' if token.starts_with("0-0") || token.starts_with("O-O") => {
+                token.push(c);
+                for (_, c) in chars.by_ref() {
+                    token.push(c);
+                    if c == ')' {
+                        break;
+                    }
+                }
+            }
             '(' => {
                 flush(&mut token, &mut game, depth, &mut started);
                 depth += 1;

@@ -825,6 +825,11 @@ fn pgn_reads_back_what_it_writes_and_reports_illegal_moves() {
     let r = pgn::replay(&back[0], &registry).unwrap();
     assert_eq!(r.game.moves().len(), 3);
 
+    // A variant's castling with a bracket is one move, not a variation.
+    let castling = pgn::read_all("1. e4 (1. d4 d5) 1... e5 2. 0-0(b) O-O(f) *").unwrap();
+    let sans: Vec<&str> = castling[0].moves.iter().map(|m| m.san.as_str()).collect();
+    assert_eq!(sans, ["e4", "e5", "0-0(b)", "O-O(f)"]);
+
     let bad = "[Event \"x\"]\n\n1. e4 e5 $1 (1... c5 2. Nf3) 2. Nf3 {ok} Nc6 3. Bb5 a6 4. Bxe8 *\n";
     let games = pgn::read_all(bad).unwrap();
     assert_eq!(games[0].moves.len(), 7);
