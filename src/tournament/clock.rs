@@ -35,6 +35,12 @@ fn seconds(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(secs))
 }
 
+/// Seconds with no trailing zeros: `0.1`, `60`, `2.5`.
+pub fn seconds_text(d: Duration) -> String {
+    let s = format!("{:.3}", d.as_secs_f64());
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 impl Limit {
     /// Reads a clock: `[moves/]seconds[+increment]`, seconds also as `m:ss`
     /// (`10+0.1`, `40/60`, `40/1:30+0.5`).
@@ -63,10 +69,7 @@ impl Limit {
     /// The PGN `TimeControl` tag: `40/60`, `60+0.5`, `1/move` for a fixed time per move, `-`
     /// when there is no clock.
     pub fn pgn_tag(&self) -> String {
-        let secs = |d: &Duration| {
-            let s = format!("{:.3}", d.as_secs_f64());
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        };
+        let secs = |d: &Duration| seconds_text(*d);
         match self {
             Limit::Clock { moves, base, inc } => {
                 let mut s = String::new();

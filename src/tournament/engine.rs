@@ -159,8 +159,6 @@ struct Process {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<Event>,
-    /// Lines read ahead while looking for something else.
-    log_tail: Vec<String>,
 }
 
 impl Process {
@@ -204,7 +202,6 @@ impl Process {
             child,
             stdin,
             lines: rx,
-            log_tail: Vec::new(),
         })
     }
 
@@ -221,10 +218,6 @@ impl Process {
         match self.lines.recv_timeout(wait) {
             Ok(Event::Line(at, line)) => {
                 log::debug!("< {line}");
-                if self.log_tail.len() >= 20 {
-                    self.log_tail.remove(0);
-                }
-                self.log_tail.push(line.clone());
                 Ok((at, line))
             }
             Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
@@ -601,7 +594,7 @@ impl Engine {
                             moves.unwrap_or(0),
                             secs / 60,
                             secs % 60,
-                            trim_float(inc.as_secs_f64())
+                            super::clock::seconds_text(inc)
                         ))?;
                     }
                     Limit::MoveTime(t) => {
@@ -785,11 +778,6 @@ impl Engine {
         }
     }
 
-    /// The last lines the engine wrote (for error reports).
-    pub fn recent_output(&self) -> &[String] {
-        &self.process.log_tail
-    }
-
     /// Asks it to quit and makes sure the process is gone.
     pub fn stop(&mut self) {
         self.process.stop("quit");
@@ -802,11 +790,6 @@ impl Drop for Engine {
             self.stop();
         }
     }
-}
-
-fn trim_float(x: f64) -> String {
-    let s = format!("{x:.3}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// Splits `key=value key="quoted value"` pairs.

@@ -5,7 +5,6 @@ use std::path::Path;
 
 use crate::game::{AnyPosition, Game};
 use crate::variant::Variant;
-use crate::with_position;
 
 /// A start: a position (`None`: the variant's start) and book moves in wire notation (ranks
 /// from 1) played from it before the engines take over.
@@ -55,7 +54,8 @@ pub fn read_file(path: &Path, variant: &'static Variant) -> Result<Vec<Opening>,
             return Err(at(format!("the game is already over ({end:?})")));
         }
         openings.push(Opening {
-            fen: Some(fen),
+            // The start position needs no FEN (and engines without setboard can play it).
+            fen: (!is_start(variant, &fen)).then_some(fen),
             moves: Vec::new(),
         });
     }
@@ -132,5 +132,5 @@ pub fn is_start(variant: &'static Variant, fen: &str) -> bool {
         return false;
     };
     let start = AnyPosition::from_fen(variant, None).expect("a built start position");
-    with_position!(&pos, p => p.hash()) == start.hash() && pos.to_fen() == start.to_fen()
+    pos.to_fen() == start.to_fen()
 }

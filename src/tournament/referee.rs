@@ -174,7 +174,7 @@ fn describe_rules_end(o: Outcome, last_mover: Color) -> End {
         },
         Outcome::Win(w, reason) => End {
             result: GameResult::win(w),
-            termination: reason_name(reason),
+            termination: reason.describe(),
             detail: format!("{} wins by {}", w.name(), reason.describe()),
             payoff_end: if reason == Reason::Stalemate {
                 PayoffEnd::Stalemate { by: last_mover }
@@ -184,7 +184,7 @@ fn describe_rules_end(o: Outcome, last_mover: Color) -> End {
         },
         Outcome::Draw(reason) => End {
             result: GameResult::Draw,
-            termination: reason_name(reason),
+            termination: reason.describe(),
             detail: format!("draw by {}", reason.describe()),
             payoff_end: if reason == Reason::Stalemate {
                 PayoffEnd::Stalemate { by: last_mover }
@@ -192,16 +192,6 @@ fn describe_rules_end(o: Outcome, last_mover: Color) -> End {
                 PayoffEnd::Draw
             },
         },
-    }
-}
-
-fn reason_name(r: Reason) -> &'static str {
-    match r {
-        Reason::Checkmate => "checkmate",
-        Reason::Stalemate => "stalemate",
-        Reason::FiftyMoves => "50-move rule",
-        Reason::Repetition => "repetition",
-        Reason::InsufficientMaterial => "insufficient material",
     }
 }
 
