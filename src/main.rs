@@ -83,6 +83,12 @@ enum Command {
         #[arg(short, long, default_value = "-")]
         output: PathBuf,
     },
+    Match(Box<magus::tournament::cli::MatchArgs>),
+    /// Check every move of the games of a PGN file; report the first illegal one.
+    Replay {
+        /// The PGN file.
+        file: PathBuf,
+    },
 }
 
 #[derive(clap::Args)]
@@ -167,6 +173,10 @@ fn main() -> ExitCode {
             moves,
             output,
         }) => diagram(&registry, &variant, fen.as_deref(), &moves, &output),
+        Some(Command::Match(args)) => {
+            magus::tournament::cli::run_match(&args, &registry, cli.variant_path.as_deref())
+        }
+        Some(Command::Replay { file }) => magus::tournament::cli::run_replay(&file, &registry),
         Some(Command::Variants) => {
             for v in registry.all() {
                 println!(
