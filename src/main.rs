@@ -102,6 +102,10 @@ struct AnalyzeArgs {
     /// Moves to play first, in coordinate notation (e2e4 ...).
     #[arg(long, num_args = 1..)]
     moves: Vec<String>,
+    /// Analyse the final position of the first game of this PGN file (its Variant tag decides
+    /// the variant; every move is checked).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "moves"])]
+    pgn: Option<PathBuf>,
     /// Stop at this depth.
     #[arg(long, conflicts_with_all = ["movetime", "nodes"])]
     depth: Option<i32>,
@@ -305,12 +309,26 @@ fn analyze(registry: &Registry, args: &AnalyzeArgs) -> Result<(), String> {
     use magus::search::tt::TranspositionTable;
     use magus::search::{SearchControl, SearchOptions, think};
 
-    let variant = find_variant(registry, &args.variant)?;
-    let start =
-        AnyPosition::from_fen(variant, args.fen.as_deref()).map_err(|e| format!("--fen: {e}"))?;
-    let moves: Vec<&str> = args.moves.iter().map(String::as_str).collect();
-    let game =
-        magus::game::Game::from_moves(start, &moves, 1).map_err(|e| format!("--moves: {e}"))?;
+    let game = match &args.pgn {
+        Some(path) => {
+            let shown = path.display();
+            let text = std::fs::read_to_string(path).map_err(|e| format!("--pgn {shown}: {e}"))?;
+            let games = magus::pgn::read_all(&text).map_err(|e| format!("--pgn {shown}: {e}"))?;
+            let first = games
+                .first()
+                .ok_or_else(|| format!("--pgn {shown}: no game in it"))?;
+            magus::pgn::replay(first, registry)
+                .map_err(|e| format!("--pgn {shown}: {e}"))?
+                .game
+        }
+        None => {
+            let variant = find_variant(registry, &args.variant)?;
+            let start = AnyPosition::from_fen(variant, args.fen.as_deref())
+                .map_err(|e| format!("--fen: {e}"))?;
+            let moves: Vec<&str> = args.moves.iter().map(String::as_str).collect();
+            magus::game::Game::from_moves(start, &moves, 1).map_err(|e| format!("--moves: {e}"))?
+        }
+    };
     if !(1..=256).contains(&args.multipv) {
         return Err(format!("--multipv: {} is not from 1 to 256", args.multipv));
     }

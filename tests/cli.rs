@@ -279,3 +279,36 @@ fn without_a_command_it_speaks_uci() {
         }
     }
 }
+
+/// `analyze --pgn`: the final position of the file's first game, every move checked.
+#[test]
+fn analyze_reads_a_pgn_game() {
+    let dir = std::env::temp_dir().join(format!("magus-analyze-pgn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.pgn");
+    std::fs::write(&good, "[Variant \"magi\"]\n\n1. e5 e6 2. Wh3 *\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_magus"))
+        .args(["analyze", "--depth", "3", "--pgn"])
+        .arg(&good)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("Black to move"), "{text}");
+    assert!(text.contains("best move"), "{text}");
+    let bad = dir.join("bad.pgn");
+    std::fs::write(&bad, "[Variant \"chess\"]\n\n1. e4 e5 2. Ke3 *\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_magus"))
+        .args(["analyze", "--pgn"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--pgn") && err.contains("2. Ke3"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
