@@ -90,6 +90,11 @@ impl UciSession {
         &self.game
     }
 
+    /// The size of the hash table in use.
+    pub fn hash_megabytes(&self) -> usize {
+        self.tt.megabytes()
+    }
+
     fn searching(&self) -> bool {
         self.search
             .as_ref()
@@ -187,7 +192,9 @@ impl UciSession {
         let result: Result<(), String> = match name.trim().to_ascii_lowercase().as_str() {
             "hash" => number(1, 65536).and_then(|mb| {
                 // The old table stays if the new one cannot be had.
-                let table = TranspositionTable::new(mb)?;
+                let table = TranspositionTable::new(mb).map_err(|e| {
+                    format!("{e}; the hash table stays at {} MB", self.tt.megabytes())
+                })?;
                 self.tt = Arc::new(table);
                 Ok(())
             }),
