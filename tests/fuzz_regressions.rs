@@ -35,8 +35,8 @@ fn successors_read_back(variant: &str, fen: &str, depth: u32) {
 fn legacy_promotion_from_a_nine_pawn_position_reads_back() {
     let fen = "rnrqkbnr/pppppppP/8/8/8/8/PPPPPPPP/RNBNKBNR w KQkq - 0 1";
     let registry = Registry::builtin();
-    let err = AnyPosition::from_fen(registry.get("deathmatch-legacy").unwrap(), Some(fen))
-        .unwrap_err();
+    let err =
+        AnyPosition::from_fen(registry.get("deathmatch-legacy").unwrap(), Some(fen)).unwrap_err();
     assert!(err.contains("9 pawns"), "{err}");
     successors_read_back("deathmatch-legacy", fen, 1);
     // Eight pawns, one about to promote: every successor reads back.
@@ -45,4 +45,21 @@ fn legacy_promotion_from_a_nine_pawn_position_reads_back() {
         "rnrqkbnr/pppppppP/8/8/8/8/PPPPPPP1/RNBNKBNR w KQkq - 0 1",
         2,
     );
+}
+
+/// A FEN of only the board and the side to move (the rest may be left out) panicked: the
+/// reader looked for state fields past the end of the list.
+#[test]
+fn a_fen_of_board_and_side_only_reads() {
+    let registry = Registry::builtin();
+    for &variant in registry.all() {
+        let start: Vec<&str> = variant.start_fen.split_whitespace().collect();
+        for n in 2..=start.len() {
+            let fen = start[..n].join(" ");
+            AnyPosition::from_fen(variant, Some(&fen))
+                .unwrap_or_else(|e| panic!("{}: '{fen}': {e}", variant.name));
+        }
+    }
+    let deathmatch = registry.get("deathmatch").unwrap();
+    assert!(AnyPosition::from_fen(deathmatch, Some("4k3/8/3P4/8/8/8/3T4/4K3 b ")).is_ok());
 }

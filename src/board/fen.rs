@@ -62,7 +62,7 @@ impl<B: Bitboard> Position<B> {
         pos.set_clocks(clocks[0], clocks[1]);
 
         let mut unmoved = default_unmoved(&pos);
-        for token in &fields[rest_start + numbers_read..] {
+        for token in fields.iter().skip(rest_start + numbers_read) {
             match token.split_once('=') {
                 Some(("unmoved", value)) => unmoved = parse_unmoved(&pos, value)?,
                 Some((key, value)) if crate::rules::parse_fen_state(&mut pos, key, value)? => {}
