@@ -346,10 +346,20 @@ fn run_uci(registry: Registry) {
     let out: magus::protocol::uci::Output =
         std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
     let mut session = UciSession::new(registry, out);
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
-        if !session.handle_line(&line) {
-            break;
+    let mut input = std::io::stdin().lock();
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        // Lines are read as bytes: one that is not UTF-8 is answered like any other bad
+        // line (its bad bytes read as U+FFFD), and the engine goes on.
+        match input.read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        if !session.handle_line(&String::from_utf8_lossy(&bytes)) {
+            return;
         }
     }
+    // The input is closed: stop a running search and end as on `quit`.
+    session.handle_line("quit");
 }
