@@ -297,15 +297,16 @@ impl UciSession {
             let word = words
                 .get(i + 1)
                 .ok_or_else(|| format!("go: '{}' needs a number", words[i]))?;
+            // A number too large for 64 bits is still a number: as good as endless.
+            let read = |digits: &str| match digits.parse::<u64>() {
+                Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Ok(u64::MAX),
+                other => other.map_err(|_| format!("go {}: '{word}' is not a number", words[i])),
+            };
             // Negative clocks happen (a GUI's late message): treat them as zero.
-            if let Some(neg) = word.strip_prefix('-') {
-                return neg
-                    .parse::<u64>()
-                    .map(|_| 0)
-                    .map_err(|_| format!("go {}: '{word}' is not a number", words[i]));
+            match word.strip_prefix('-') {
+                Some(neg) => read(neg).map(|_| 0),
+                None => read(word),
             }
-            word.parse::<u64>()
-                .map_err(|_| format!("go {}: '{word}' is not a number", words[i]))
         };
         let ms = |n: u64| Duration::from_millis(n.min(1 << 40));
         while i < words.len() {
