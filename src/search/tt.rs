@@ -235,11 +235,21 @@ mod tests {
     fn sizes_that_cannot_be_had_are_errors() {
         // The size in bytes overflows.
         let e = TranspositionTable::new(usize::MAX).err().unwrap();
-        assert!(e.contains("cannot allocate") && e.contains("out of range"), "{e}");
+        assert!(
+            e.contains("cannot allocate") && e.contains("out of range"),
+            "{e}"
+        );
         // Over the given memory.
-        let e = TranspositionTable::new_within(64, Some(32 << 20)).err().unwrap();
+        let e = TranspositionTable::new_within(64, Some(32 << 20))
+            .err()
+            .unwrap();
         assert!(e.contains("more than the 32 MB"), "{e}");
-        assert_eq!(TranspositionTable::new_within(32, Some(32 << 20)).unwrap().megabytes(), 32);
+        assert_eq!(
+            TranspositionTable::new_within(32, Some(32 << 20))
+                .unwrap()
+                .megabytes(),
+            32
+        );
         // 128 TiB: more than a process's address space, whatever the overcommit policy.
         // (black_box: an allocation nobody uses may be optimised away, failure and all.)
         let e = std::hint::black_box(TranspositionTable::new_within(1 << 27, None))
