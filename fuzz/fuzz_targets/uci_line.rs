@@ -41,11 +41,15 @@ fn tame(line: &str) -> Option<String> {
     let lower = line.to_ascii_lowercase();
     match words.as_slice() {
         ["go", "perft", depth, rest @ ..] => {
-            let depth = depth.parse::<u32>().map_or(depth.to_string(), |d| d.min(3).to_string());
+            let depth = depth
+                .parse::<u32>()
+                .map_or(depth.to_string(), |d| d.min(3).to_string());
             Some(format!("go perft {depth} {}", rest.join(" ")))
         }
         ["bench", depth, rest @ ..] => {
-            let depth = depth.parse::<i64>().map_or(depth.to_string(), |d| d.min(2).to_string());
+            let depth = depth
+                .parse::<i64>()
+                .map_or(depth.to_string(), |d| d.min(2).to_string());
             Some(format!("bench {depth} {}", rest.join(" ")))
         }
         ["bench"] => Some("bench 1".to_string()),

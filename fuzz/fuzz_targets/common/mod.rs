@@ -45,7 +45,11 @@ pub fn check_position(pos: &AnyPosition) {
     let again = AnyPosition::from_fen(pos.variant(), Some(&fen))
         .unwrap_or_else(|e| panic!("the engine's own FEN '{fen}' does not read back: {e}"));
     assert_eq!(again.to_fen(), fen, "FEN round trip");
-    assert_eq!(again.hash(), pos.hash(), "hash after a FEN round trip of '{fen}'");
+    assert_eq!(
+        again.hash(),
+        pos.hash(),
+        "hash after a FEN round trip of '{fen}'"
+    );
     let recomputed = with_position!(pos, p => p.compute_hash());
     assert_eq!(pos.hash(), recomputed, "incremental hash of '{fen}'");
 }
