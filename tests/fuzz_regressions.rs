@@ -1,7 +1,10 @@
 //! Inputs the fuzz targets (fuzz/) found to break the engine, each kept as a test of the
 //! rule it broke.
 
+use std::sync::{Arc, Mutex};
+
 use magus::game::AnyPosition;
+use magus::protocol::uci::{Output, UciSession};
 use magus::variant::Registry;
 use magus::with_position;
 
@@ -62,4 +65,37 @@ fn a_fen_of_board_and_side_only_reads() {
     }
     let deathmatch = registry.get("deathmatch").unwrap();
     assert!(AnyPosition::from_fen(deathmatch, Some("4k3/8/3P4/8/8/8/3T4/4K3 b ")).is_ok());
+}
+
+/// Lines that are not the engine's own commands went to vampirc-uci, which reads commands
+/// in any case and GUI-bound lines too, and panics on numbers out of its range: `Go depth
+/// 99999999999999999999` ended the engine. Now they are unknown commands.
+#[test]
+fn foreign_lines_with_huge_numbers_are_unknown_commands() {
+    let buffer = Arc::new(Mutex::new(Vec::new()));
+    let out: Output = buffer.clone();
+    let mut session = UciSession::new(Registry::builtin(), out);
+    let lines = [
+        "Go depth 99999999999999999999",
+        "GO wtime 99999999999999999999 btime 1",
+        "go depth 300",
+        "Go nodes 18446744073709551616",
+        "info depth 300 nodes 99999999999999999999",
+        "option name X type spin default 99999999999999999999 min 0 max 1",
+        "bestmove e2e4 ponder e7e5",
+        "POSITION startpos moves e2e4",
+    ];
+    for line in lines {
+        assert!(session.handle_line(line));
+        session.handle_line("stop");
+    }
+    session.handle_line("isready");
+    let text = String::from_utf8(buffer.lock().unwrap().clone()).unwrap();
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.contains("unknown command"))
+            .count(),
+        7
+    );
+    assert!(text.lines().any(|l| l == "readyok"));
 }

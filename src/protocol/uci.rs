@@ -136,18 +136,26 @@ impl UciSession {
             "d" => self.display(),
             "eval" => self.eval(),
             "bench" => self.bench(rest),
-            _ => match vampirc_uci::parse_one(line) {
-                UciMessage::Uci => self.uci(),
-                UciMessage::UciNewGame => {
-                    self.stop_search();
-                    self.tt.clear();
-                    self.game =
-                        Game::new(AnyPosition::from_fen(self.game.variant(), None).expect("start"));
+            // vampirc-uci reads the fixed-form commands only: on others (`GO depth 300`, an
+            // engine's `info depth 300`) it panics on numbers out of its range.
+            "uci" | "ucinewgame" | "setoption" | "debug" | "register" => {
+                match vampirc_uci::parse_one(line) {
+                    UciMessage::Uci => self.uci(),
+                    UciMessage::UciNewGame => {
+                        self.stop_search();
+                        self.tt.clear();
+                        self.game = Game::new(
+                            AnyPosition::from_fen(self.game.variant(), None).expect("start"),
+                        );
+                    }
+                    UciMessage::SetOption { name, value } => {
+                        self.set_option(&name, value.as_deref())
+                    }
+                    UciMessage::Debug(_) | UciMessage::Register { .. } => {}
+                    _ => self.error(&format!("unknown command '{line}'")),
                 }
-                UciMessage::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-                UciMessage::Debug(_) | UciMessage::Register { .. } => {}
-                _ => self.error(&format!("unknown command '{line}'")),
-            },
+            }
+            _ => self.error(&format!("unknown command '{line}'")),
         }
         true
     }
