@@ -147,7 +147,7 @@ fn coordinate(rng: &mut StdRng) -> String {
 /// wire notation (the script plays some of them).
 fn random_line(rng: &mut StdRng, legal: &[String]) -> String {
     let huge = |rng: &mut StdRng| HUGE.choose(rng).unwrap().to_string();
-    match rng.random_range(0..40) {
+    match rng.random_range(0..42) {
         // Valid commands.
         0 => "uci".into(),
         1 => "ucinewgame".into(),
@@ -248,6 +248,43 @@ fn random_line(rng: &mut StdRng, legal: &[String]) -> String {
         35 => (*["", " ", "\t", "   \t  "].choose(rng).unwrap()).into(),
         36 | 37 => garbage(rng, 40),
         38 => format!("position startpos moves {}", "e2e4 e7e5 ".repeat(500)),
+        // Commands in other cases and lines meant for a GUI, with numbers out of range.
+        39 => {
+            let line = format!(
+                "{} {}",
+                [
+                    "go depth",
+                    "go wtime",
+                    "go nodes",
+                    "position startpos",
+                    "uci",
+                    "isready"
+                ]
+                .choose(rng)
+                .unwrap(),
+                huge(rng)
+            );
+            line.chars()
+                .map(|c| match rng.random_bool(0.5) {
+                    true => c.to_ascii_uppercase(),
+                    false => c,
+                })
+                .collect()
+        }
+        40 => format!(
+            "{} {}",
+            [
+                "info depth",
+                "info nodes",
+                "info score cp",
+                "option name X type spin default",
+                "bestmove",
+                "id name"
+            ]
+            .choose(rng)
+            .unwrap(),
+            huge(rng)
+        ),
         _ => garbage(rng, 5000),
     }
 }
@@ -292,6 +329,9 @@ fn thousands_of_random_lines_keep_the_engine_answering() {
         }
         if first == Some("stop") {
             stop_in = None;
+        }
+        if first == Some("isready") {
+            isready += 1;
         }
         match &mut stop_in {
             Some(0) => {
@@ -446,6 +486,9 @@ fn the_binary_answers_a_random_script_and_quits_cleanly() {
     let legal = vec!["e2e4".to_string(), "d2d4".to_string(), "g1f3".to_string()];
     for i in 0..600 {
         let line = random_line(&mut rng, &legal);
+        if line.split_whitespace().next() == Some("isready") {
+            isready += 1;
+        }
         script.extend_from_slice(line.as_bytes());
         script.push(b'\n');
         if line.starts_with("go") {
