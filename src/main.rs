@@ -430,10 +430,20 @@ fn serve(first: Option<&str>, mut handle: impl FnMut(&str) -> bool) {
     {
         return;
     }
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
-        if !handle(&line) {
-            break;
+    let mut input = std::io::stdin().lock();
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        // Lines are read as bytes: one that is not UTF-8 is answered like any other bad
+        // line (its bad bytes read as U+FFFD), and the engine goes on.
+        match input.read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        if !handle(&String::from_utf8_lossy(&bytes)) {
+            return;
         }
     }
+    // The input is closed: stop a running search and end as on `quit`.
+    handle("quit");
 }

@@ -93,6 +93,11 @@ impl UciSession {
         &self.game
     }
 
+    /// The size of the hash table in use.
+    pub fn hash_megabytes(&self) -> usize {
+        self.tt.megabytes()
+    }
+
     fn searching(&self) -> bool {
         self.search
             .as_ref()
@@ -134,18 +139,26 @@ impl UciSession {
             "d" => self.display(),
             "eval" => self.eval(),
             "bench" => self.bench(rest),
-            _ => match vampirc_uci::parse_one(line) {
-                UciMessage::Uci => self.uci(),
-                UciMessage::UciNewGame => {
-                    self.stop_search();
-                    self.tt.clear();
-                    self.game =
-                        Game::new(AnyPosition::from_fen(self.game.variant(), None).expect("start"));
+            // vampirc-uci reads the fixed-form commands only: on others (`GO depth 300`, an
+            // engine's `info depth 300`) it panics on numbers out of its range.
+            "uci" | "ucinewgame" | "setoption" | "debug" | "register" => {
+                match vampirc_uci::parse_one(line) {
+                    UciMessage::Uci => self.uci(),
+                    UciMessage::UciNewGame => {
+                        self.stop_search();
+                        self.tt.clear();
+                        self.game = Game::new(
+                            AnyPosition::from_fen(self.game.variant(), None).expect("start"),
+                        );
+                    }
+                    UciMessage::SetOption { name, value } => {
+                        self.set_option(&name, value.as_deref())
+                    }
+                    UciMessage::Debug(_) | UciMessage::Register { .. } => {}
+                    _ => self.error(&format!("unknown command '{line}'")),
                 }
-                UciMessage::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-                UciMessage::Debug(_) | UciMessage::Register { .. } => {}
-                _ => self.error(&format!("unknown command '{line}'")),
-            },
+            }
+            _ => self.error(&format!("unknown command '{line}'")),
         }
         true
     }
@@ -191,7 +204,9 @@ impl UciSession {
         let result: Result<(), String> = match name.trim().to_ascii_lowercase().as_str() {
             "hash" => number(1, 65536).and_then(|mb| {
                 // The old table stays if the new one cannot be had.
-                let table = TranspositionTable::new(mb)?;
+                let table = TranspositionTable::new(mb).map_err(|e| {
+                    format!("{e}; the hash table stays at {} MB", self.tt.megabytes())
+                })?;
                 self.tt = Arc::new(table);
                 Ok(())
             }),
@@ -311,15 +326,16 @@ impl UciSession {
             let word = words
                 .get(i + 1)
                 .ok_or_else(|| format!("go: '{}' needs a number", words[i]))?;
+            // A number too large for 64 bits is still a number: as good as endless.
+            let read = |digits: &str| match digits.parse::<u64>() {
+                Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Ok(u64::MAX),
+                other => other.map_err(|_| format!("go {}: '{word}' is not a number", words[i])),
+            };
             // Negative clocks happen (a GUI's late message): treat them as zero.
-            if let Some(neg) = word.strip_prefix('-') {
-                return neg
-                    .parse::<u64>()
-                    .map(|_| 0)
-                    .map_err(|_| format!("go {}: '{word}' is not a number", words[i]));
+            match word.strip_prefix('-') {
+                Some(neg) => read(neg).map(|_| 0),
+                None => read(word),
             }
-            word.parse::<u64>()
-                .map_err(|_| format!("go {}: '{word}' is not a number", words[i]))
         };
         let ms = |n: u64| Duration::from_millis(n.min(1 << 40));
         while i < words.len() {

@@ -64,7 +64,8 @@ pub fn format_fen_state<B: Bitboard>(pos: &Position<B>, rule: &SwapIn) -> Option
 }
 
 /// With limited swaps, a side cannot have more swapped-in pieces than its swaps plus the
-/// pawns it has lost (each could have promoted).
+/// pawns it has lost (each could have promoted), nor more pawns than it starts with (one a
+/// file): otherwise a legal promotion could lead to a position this check refuses.
 pub fn check_sound<B: Bitboard>(pos: &Position<B>, rule: &SwapIn) -> Result<(), String> {
     if rule.per_game == 0 {
         return Ok(());
@@ -73,7 +74,14 @@ pub fn check_sound<B: Bitboard>(pos: &Position<B>, rule: &SwapIn) -> Result<(), 
     for color in Color::BOTH {
         let swapped_in = pos.pieces(color, Kind(rule.to)).count();
         let pawns = layout.pawn.map_or(0, |p| pos.pieces(color, p).count());
-        let promoted_at_most = (layout.dims.files as u32).saturating_sub(pawns);
+        let files = layout.dims.files as u32;
+        if pawns > files {
+            return Err(format!(
+                "FEN: {} has {pawns} pawns, more than the {files} a side starts with",
+                color.name()
+            ));
+        }
+        let promoted_at_most = files - pawns;
         let swaps = pos.state(color.index()) as u32;
         if swapped_in > swaps + promoted_at_most {
             let name = &layout.variant.pieces[rule.to as usize].name;

@@ -31,7 +31,7 @@ struct Slot {
 }
 
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    slots: Box<[Slot]>,
     generation: AtomicU64,
 }
 
@@ -67,17 +67,49 @@ fn unpack(data: u64) -> Option<Entry> {
 }
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MB (at least one entry).
+    /// A table of about `megabytes` MB (at least one entry). A table larger than the
+    /// machine's memory, or one the allocator refuses, is an error (never a panic or an
+    /// abort), and nothing else changes.
     pub fn new(megabytes: usize) -> Result<TranspositionTable, String> {
-        let count = (megabytes.max(1) * 1024 * 1024 / SLOT_BYTES).max(1);
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(count)
-            .map_err(|_| format!("cannot allocate a {megabytes} MB hash table"))?;
-        slots.extend((0..count).map(|_| Slot {
-            check: AtomicU64::new(0),
-            data: AtomicU64::new(0),
-        }));
+        TranspositionTable::new_within(megabytes, physical_memory())
+    }
+
+    /// [`TranspositionTable::new`] with the memory it may take: `limit` bytes, or whatever
+    /// the allocator gives when `None`.
+    ///
+    /// The memory comes zeroed from the system (`calloc`), so the pages are not touched
+    /// here: the operating system commits them as the search writes entries, and a size the
+    /// allocator accepts by overcommitting does not bring the out-of-memory killer at once.
+    pub fn new_within(
+        megabytes: usize,
+        limit: Option<usize>,
+    ) -> Result<TranspositionTable, String> {
+        let cannot = |why: &str| format!("cannot allocate a {megabytes} MB hash table: {why}");
+        let bytes = megabytes
+            .max(1)
+            .checked_mul(1024 * 1024)
+            .ok_or_else(|| cannot("the size is out of range"))?;
+        if let Some(limit) = limit
+            && bytes > limit
+        {
+            return Err(cannot(&format!(
+                "more than the {} MB of memory this machine has",
+                limit / (1024 * 1024)
+            )));
+        }
+        let count = (bytes / SLOT_BYTES).max(1);
+        let layout = std::alloc::Layout::array::<Slot>(count)
+            .map_err(|_| cannot("the size is out of range"))?;
+        // SAFETY: `layout` has a non-zero size (count >= 1 and a Slot is 16 bytes). The
+        // memory is zeroed, and all-zero bytes are a valid Slot (two AtomicU64 of 0). A
+        // Box<[Slot]> of `count` elements frees with exactly this layout.
+        let slots = unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout).cast::<Slot>();
+            if ptr.is_null() {
+                return Err(cannot("out of memory"));
+            }
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, count))
+        };
         Ok(TranspositionTable {
             slots,
             generation: AtomicU64::new(0),
@@ -89,9 +121,12 @@ impl TranspositionTable {
     }
 
     pub fn clear(&self) {
-        for s in &self.slots {
-            s.check.store(0, Ordering::Relaxed);
-            s.data.store(0, Ordering::Relaxed);
+        for s in self.slots.iter() {
+            // Only written entries are written again: pages never used stay uncommitted.
+            if s.data.load(Ordering::Relaxed) != 0 || s.check.load(Ordering::Relaxed) != 0 {
+                s.check.store(0, Ordering::Relaxed);
+                s.data.store(0, Ordering::Relaxed);
+            }
         }
     }
 
@@ -156,6 +191,14 @@ impl TranspositionTable {
     }
 }
 
+/// The machine's physical memory in bytes, where the system tells it (Linux).
+fn physical_memory() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,5 +229,59 @@ mod tests {
     fn size_follows_the_request() {
         let tt = TranspositionTable::new(16).unwrap();
         assert_eq!(tt.megabytes(), 16);
+    }
+
+    #[test]
+    fn sizes_that_cannot_be_had_are_errors() {
+        // The size in bytes overflows.
+        let e = TranspositionTable::new(usize::MAX).err().unwrap();
+        assert!(
+            e.contains("cannot allocate") && e.contains("out of range"),
+            "{e}"
+        );
+        // Over the given memory.
+        let e = TranspositionTable::new_within(64, Some(32 << 20))
+            .err()
+            .unwrap();
+        assert!(e.contains("more than the 32 MB"), "{e}");
+        assert_eq!(
+            TranspositionTable::new_within(32, Some(32 << 20))
+                .unwrap()
+                .megabytes(),
+            32
+        );
+        // 128 TiB: more than a process's address space, whatever the overcommit policy.
+        // (black_box: an allocation nobody uses may be optimised away, failure and all.)
+        let e = std::hint::black_box(TranspositionTable::new_within(1 << 27, None))
+            .err()
+            .unwrap();
+        assert!(e.contains("out of memory"), "{e}");
+    }
+
+    fn resident_kb() -> Option<usize> {
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+
+    #[test]
+    fn a_large_table_is_not_touched_when_made() {
+        // 1 GB, of which the process holds little until entries are written (where the
+        // system tells the resident size).
+        let before = resident_kb();
+        let tt = TranspositionTable::new_within(1024, None).unwrap();
+        tt.clear();
+        if let (Some(before), Some(after)) = (before, resident_kb()) {
+            assert!(after < before + (1 << 19), "{before} kB, then {after} kB");
+        }
+        let e = Entry {
+            mv: Move::NULL,
+            score: 7,
+            depth: 1,
+            bound: Bound::Exact,
+        };
+        tt.store(42, e);
+        assert_eq!(tt.probe(42).unwrap().score, 7);
+        assert!(tt.probe(43).is_none());
     }
 }

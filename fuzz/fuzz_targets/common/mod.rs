@@ -1,0 +1,55 @@
+//! What the fuzz targets share: the built-in variants, positions reached from the input's
+//! first bytes, and the checks every position that the engine accepted must pass.
+
+#![allow(dead_code)]
+
+use std::sync::LazyLock;
+
+use magus::game::AnyPosition;
+use magus::variant::{Registry, Variant};
+use magus::with_position;
+
+pub static REGISTRY: LazyLock<Registry> = LazyLock::new(Registry::builtin);
+
+pub fn variants() -> &'static [&'static Variant] {
+    REGISTRY.all()
+}
+
+/// A position of a built-in variant picked by the input: byte 0 picks the variant, byte 1
+/// how many plies to play from its start (0 to 7), and the next bytes which legal move each
+/// ply. Returns the position and what is left of the input.
+pub fn position_from(data: &[u8]) -> Option<(AnyPosition, &[u8])> {
+    let (&v, rest) = data.split_first()?;
+    let (&plies, mut rest) = rest.split_first()?;
+    let variant = variants()[v as usize % variants().len()];
+    let mut pos = AnyPosition::from_fen(variant, None).expect("a built-in start position");
+    for _ in 0..plies % 8 {
+        let Some((&pick, tail)) = rest.split_first() else {
+            break;
+        };
+        rest = tail;
+        let moves = with_position!(&pos, p => p.legal_moves());
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[pick as usize % moves.len()];
+        with_position!(&mut pos, p => p.play(m));
+    }
+    Some((pos, rest))
+}
+
+/// What must hold for any position the engine accepted or reached by a legal move: its FEN
+/// reads back to the same position and hash, and its incremental hash equals a recomputation.
+pub fn check_position(pos: &AnyPosition) {
+    let fen = pos.to_fen();
+    let again = AnyPosition::from_fen(pos.variant(), Some(&fen))
+        .unwrap_or_else(|e| panic!("the engine's own FEN '{fen}' does not read back: {e}"));
+    assert_eq!(again.to_fen(), fen, "FEN round trip");
+    assert_eq!(
+        again.hash(),
+        pos.hash(),
+        "hash after a FEN round trip of '{fen}'"
+    );
+    let recomputed = with_position!(pos, p => p.compute_hash());
+    assert_eq!(pos.hash(), recomputed, "incremental hash of '{fen}'");
+}
