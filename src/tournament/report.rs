@@ -83,10 +83,13 @@ fn elo_text(wld: &Wld) -> String {
         };
     }
     let err = wld.elo_error95();
-    if err.is_finite() && wld.games() > 1 {
+    if wld.games() < 2 {
+        format!("{elo:+.1}")
+    } else if err.is_finite() {
         format!("{elo:+.1} ± {err:.1}")
     } else {
-        format!("{elo:+.1}")
+        // The interval reaches a score of 0 or 1.
+        format!("{elo:+.1} ± inf")
     }
 }
 
