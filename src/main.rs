@@ -60,6 +60,9 @@ enum Command {
         /// Search threads.
         #[arg(default_value_t = 1)]
         threads: usize,
+        /// Only the positions of this variant (the signature is that of the whole set).
+        #[arg(long)]
+        variant: Option<String>,
     },
     /// Analyse a position: a board diagram, then one line per iteration.
     Analyze(AnalyzeArgs),
@@ -155,7 +158,11 @@ fn main() -> ExitCode {
             fen,
             divide,
         }) => perft(&registry, &variant, depth, fen.as_deref(), divide),
-        Some(Command::Bench { depth, threads }) => bench(depth, threads),
+        Some(Command::Bench {
+            depth,
+            threads,
+            variant,
+        }) => bench(depth, threads, variant.as_deref()),
         Some(Command::Analyze(args)) => analyze(&registry, &args),
         Some(Command::Rules { variant }) => find_variant(&registry, &variant).map(|v| {
             println!("{} ({}x{}, {})", v.title, v.files, v.ranks, v.source);
@@ -282,7 +289,7 @@ fn diagram(
     }
 }
 
-fn bench(depth: i32, threads: usize) -> Result<(), String> {
+fn bench(depth: i32, threads: usize, variant: Option<&str>) -> Result<(), String> {
     if !(1..=64).contains(&depth) {
         return Err(format!("bench depth: {depth} is not from 1 to 64"));
     }
@@ -290,7 +297,7 @@ fn bench(depth: i32, threads: usize) -> Result<(), String> {
         return Err(format!("bench threads: {threads} is not from 1 to 1024"));
     }
     let count = magus::search::bench::POSITIONS.len();
-    let result = magus::search::bench::run(depth, threads, |i, name, nodes, time| {
+    let result = magus::search::bench::run(depth, threads, variant, |i, name, nodes, time| {
         eprintln!(
             "Position {i:>2}/{count} {name:<18} {nodes:>10} nodes {:>7} ms",
             time.as_millis()

@@ -164,6 +164,27 @@ fn bad_arguments_fail_with_one_clear_line() {
         &["perft", "--variant", "magi", "--depth", "1", "--fen", "xx"],
         &["--fen", "'xx'"],
     );
+    fails(&["bench", "3", "--variant", "nonesuch"], &["'nonesuch'"]);
+}
+
+#[test]
+fn bench_of_one_variant_searches_only_its_positions() {
+    let out = magus(&["bench", "3", "--variant", "magi"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let progress = stderr(&out);
+    let lines: Vec<&str> = progress.lines().collect();
+    assert!(!lines.is_empty(), "no progress lines");
+    for line in &lines {
+        assert!(line.contains(" magi "), "not a magi position: {line}");
+    }
+    let summary = stdout(&out);
+    let nodes: u64 = summary
+        .lines()
+        .find_map(|l| l.strip_prefix("Nodes searched  : "))
+        .expect("a node count")
+        .parse()
+        .unwrap();
+    assert!(nodes > 0);
 }
 
 /// A fresh folder under the system's temporary directory, removed when dropped.

@@ -475,7 +475,7 @@ impl UciSession {
             .and_then(|w| w.parse().ok())
             .unwrap_or(crate::search::bench::DEFAULT_DEPTH);
         let threads = words.next().and_then(|w| w.parse().ok()).unwrap_or(1);
-        match crate::search::bench::run(depth.clamp(1, 64), threads, |_, _, _, _| {}) {
+        match crate::search::bench::run(depth.clamp(1, 64), threads, None, |_, _, _, _| {}) {
             Ok(r) => {
                 let ms = r.time.as_millis().max(1);
                 self.say("===========================");

@@ -54,11 +54,12 @@ pub struct BenchResult {
     pub positions: usize,
 }
 
-/// Runs the bench; `progress` is told about each position as it finishes (its index,
-/// variant, nodes and time).
+/// Runs the bench, over the positions of the variant `only` if it is given; `progress` is
+/// told about each position as it finishes (its index, variant, nodes and time).
 pub fn run(
     depth: i32,
     threads: usize,
+    only: Option<&str>,
     mut progress: impl FnMut(usize, &str, u64, Duration),
 ) -> Result<BenchResult, String> {
     let registry = Registry::builtin();
@@ -70,7 +71,15 @@ pub fn run(
     let mut nodes = 0;
     let mut time = Duration::ZERO;
     let mut positions = 0;
+    if let Some(wanted) = only
+        && !POSITIONS.iter().any(|&(name, _)| name == wanted)
+    {
+        return Err(format!("bench: no position of a variant named '{wanted}'"));
+    }
     for (i, &(name, fen)) in POSITIONS.iter().enumerate() {
+        if only.is_some_and(|wanted| wanted != name) {
+            continue;
+        }
         let Some(variant) = registry.get(name) else {
             continue;
         };
