@@ -15,12 +15,16 @@ pub struct LegalityContext<B> {
 
 impl<B: Bitboard> Position<B> {
     pub fn legality_context(&self) -> LegalityContext<B> {
-        let us = self.side();
-        let king = self.king(us);
+        self.legality_context_knowing_check(self.in_check())
+    }
+
+    /// The context when the caller has already found whether the side to move is in check
+    /// (the search does, before it knows whether it will generate any move).
+    pub fn legality_context_knowing_check(&self, in_check: bool) -> LegalityContext<B> {
         LegalityContext {
-            in_check: self.is_attacked(king, !us),
+            in_check,
             pinned: self.pinned(),
-            king,
+            king: self.king(self.side()),
         }
     }
 

@@ -2,6 +2,7 @@
 //! lazy SMP helpers sharing the transposition table, all stopped by one flag.
 
 pub mod bench;
+mod eval_cache;
 pub mod ordering;
 pub mod time;
 pub mod tt;

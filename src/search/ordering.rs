@@ -162,16 +162,73 @@ pub fn score_moves<B: Bitboard>(
     }
 }
 
-/// Moves the best-scored remaining move to position `start` and returns it.
-#[inline]
-pub fn pick(moves: &mut MoveList, scores: &mut Scores, start: usize) -> Move {
-    let mut best = start;
-    for i in start + 1..moves.len() {
-        if scores[i] > scores[best] {
-            best = i;
+/// The score of the best ordinary quiet move, ordered by history alone: every move scored
+/// at least this much is a hash move, capture, promotion, killer or counter-move.
+const ORDERED_QUIET_LIMIT: i32 = 700_000;
+
+/// Hands out moves best-scored first. The few special moves come by selection (a cut-off
+/// usually comes among them, and then nothing else needs ordering); when only ordinary
+/// quiet moves are left, the rest is sorted once instead of scanned for each move.
+pub struct MovePicker<'a> {
+    moves: &'a mut MoveList,
+    scores: &'a mut Scores,
+    next: usize,
+    sorted: bool,
+}
+
+impl<'a> MovePicker<'a> {
+    pub fn new(moves: &'a mut MoveList, scores: &'a mut Scores) -> Self {
+        debug_assert_eq!(moves.len(), scores.len());
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
+            sorted: false,
         }
     }
-    moves.swap(start, best);
-    scores.swap(start, best);
-    moves[start]
+}
+
+impl Iterator for MovePicker<'_> {
+    type Item = Move;
+
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        let start = self.next;
+        if start >= self.moves.len() {
+            return None;
+        }
+        self.next += 1;
+        if !self.sorted {
+            let mut best = start;
+            for i in start + 1..self.moves.len() {
+                if self.scores[i] > self.scores[best] {
+                    best = i;
+                }
+            }
+            self.moves.swap(start, best);
+            self.scores.swap(start, best);
+            if self.scores[start] < ORDERED_QUIET_LIMIT {
+                self.sort_rest(start + 1);
+            }
+        }
+        Some(self.moves[start])
+    }
+}
+
+impl MovePicker<'_> {
+    /// Sorts the moves from `from` on by score, best first (ties by the move's bits, so the
+    /// order never depends on the sort).
+    fn sort_rest(&mut self, from: usize) {
+        self.sorted = true;
+        let mut keyed: arrayvec::ArrayVec<u64, MAX_MOVES> = self.moves[from..]
+            .iter()
+            .zip(&self.scores[from..])
+            .map(|(m, &s)| (((s as i64 - i32::MIN as i64) as u64) << 32) | m.bits() as u64)
+            .collect();
+        keyed.sort_unstable_by(|a, b| b.cmp(a));
+        for (i, key) in keyed.into_iter().enumerate() {
+            self.moves[from + i] = Move::from_bits(key as u32).unwrap_or(Move::NULL);
+        }
+        // Scores of the sorted part are no longer read.
+    }
 }

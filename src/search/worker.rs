@@ -3,8 +3,10 @@
 
 use std::sync::atomic::Ordering;
 
+use super::eval_cache::EvalCache;
 use super::ordering::{
-    MAX_PLY, OrderingTables, Scores, captured_value, is_tactical, pick, promotion_gain, score_moves,
+    MAX_PLY, MovePicker, OrderingTables, Scores, captured_value, is_tactical, promotion_gain,
+    score_moves,
 };
 use super::tt::{Bound, Entry};
 use super::{MATE, MATE_BOUND, RootLine, Shared};
@@ -22,6 +24,7 @@ pub struct Worker<'a, B: Bitboard> {
     shared: &'a Shared<'a>,
     eval_tables: &'static EvalTables<B>,
     tables: OrderingTables,
+    eval_cache: EvalCache,
     /// Hashes of the game so far and of the current search path.
     path: Vec<u64>,
     /// The move made at each ply of the path.
@@ -53,6 +56,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             shared,
             eval_tables: EvalTables::of(root.layout()),
             tables: OrderingTables::default(),
+            eval_cache: EvalCache::default(),
             path,
             moves_made: Vec::new(),
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 2],
@@ -67,8 +71,20 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     }
 
     #[inline]
-    fn evaluate(&self, pos: &Position<B>) -> i32 {
-        evaluate_with(pos, self.eval_tables, self.shared.options.eval_mode)
+    fn evaluate(&mut self, pos: &Position<B>) -> i32 {
+        if let Some(score) = self.eval_cache.get(pos.hash()) {
+            return score;
+        }
+        let score = evaluate_with(pos, self.eval_tables, self.shared.options.eval_mode);
+        self.eval_cache.put(pos.hash(), score);
+        score
+    }
+
+    /// Starts loading what the child position will look up first.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        self.shared.tt.prefetch(hash);
+        self.eval_cache.prefetch(hash);
     }
 
     pub fn stopped(&self) -> bool {
@@ -140,6 +156,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             let m = lines[i].mv;
             let mut child = *pos;
             child.play(m);
+            self.prefetch(child.hash());
             self.push(child.hash(), m);
             let gives_check = child.in_check();
             let extension = i32::from(gives_check);
@@ -267,8 +284,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
         }
 
-        let ctx = pos.legality_context();
-        let in_check = ctx.in_check;
+        let in_check = pos.in_check();
         let static_eval = if in_check {
             -INFINITY
         } else {
@@ -312,6 +328,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
         }
 
+        let ctx = pos.legality_context_knowing_check(in_check);
         let mut moves = MoveList::new();
         pos.generate(&mut moves);
         let mut scores = Scores::new();
@@ -333,8 +350,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
         let futile = !pv_node && !in_check && depth <= 3 && static_eval + 120 * depth <= alpha;
 
-        for i in 0..moves.len() {
-            let m = pick(&mut moves, &mut scores, i);
+        for m in MovePicker::new(&mut moves, &mut scores) {
             if !pos.is_legal(m, &ctx) {
                 continue;
             }
@@ -342,6 +358,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             let tactical = is_tactical(pos, m);
             let mut child = *pos;
             child.play(m);
+            self.prefetch(child.hash());
             let gives_check = child.in_check();
             if futile && legal > 1 && !tactical && !gives_check && best_score > -MATE_BOUND {
                 continue;
@@ -468,13 +485,12 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         if ply >= MAX_PLY {
             return self.evaluate(pos);
         }
-        let ctx = pos.legality_context();
-        let in_check = ctx.in_check;
+        let in_check = pos.in_check();
         let mut best = -INFINITY;
         if !in_check {
             // Far outside the window, the cheap estimate decides as well as the full one.
             let stand_pat = match self.shared.options.eval_mode {
-                EvalMode::Full => {
+                EvalMode::Full if self.eval_cache.get(pos.hash()).is_none() => {
                     let fast = evaluate_fast(pos, self.eval_tables);
                     if fast - LAZY_MARGIN >= beta || fast + LAZY_MARGIN <= alpha {
                         fast
@@ -482,7 +498,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                         self.evaluate(pos)
                     }
                 }
-                EvalMode::Material => self.evaluate(pos),
+                _ => self.evaluate(pos),
             };
             if stand_pat >= beta {
                 return stand_pat;
@@ -495,6 +511,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             .tt
             .probe(pos.hash())
             .map_or(Move::NULL, |e| e.mv);
+        let ctx = pos.legality_context_knowing_check(in_check);
         let mut moves = MoveList::new();
         if in_check {
             pos.generate(&mut moves);
@@ -512,8 +529,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             Move::NULL,
         );
         let mut legal = 0;
-        for i in 0..moves.len() {
-            let m = pick(&mut moves, &mut scores, i);
+        for m in MovePicker::new(&mut moves, &mut scores) {
             if !in_check {
                 // Delta pruning: even winning this piece cannot lift us to alpha.
                 let gain = captured_value(pos, m) + promotion_gain(pos, m);
@@ -527,6 +543,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             legal += 1;
             let mut child = *pos;
             child.play(m);
+            self.prefetch(child.hash());
             self.push(child.hash(), m);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
             self.pop();
