@@ -211,3 +211,44 @@ fn mate_limits_stop_at_the_mate() {
     assert_eq!(result.score, Score::Mate(2));
     assert!(result.depth <= 6, "stopped at depth {}", result.depth);
 }
+
+/// Each selective part of the search, turned off alone, changes the tree: the switches that
+/// the games measuring them use are really wired to it. With all of them off, more nodes are
+/// needed to reach the same depth.
+#[test]
+fn each_pruning_switch_changes_the_search() {
+    use magus::search::Pruning;
+    let pos = position(
+        "chess",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    );
+    let nodes = |pruning: Pruning| {
+        let tt = TranspositionTable::new(16).unwrap();
+        let options = SearchOptions {
+            pruning,
+            ..SearchOptions::default()
+        };
+        let control = SearchControl::default();
+        with_position!(&pos, p => think(p, &[], &Limits::depth(8), &options, &tt, &control, &|_| {}))
+            .nodes
+    };
+    let all = nodes(Pruning::default());
+    let off: [fn(&mut Pruning); 4] = [
+        |p| p.null_move = false,
+        |p| p.reductions = false,
+        |p| p.futility = false,
+        |p| p.move_count = false,
+    ];
+    for (i, turn_off) in off.iter().enumerate() {
+        let mut pruning = Pruning::default();
+        turn_off(&mut pruning);
+        assert_ne!(nodes(pruning), all, "switch {i} changes nothing");
+    }
+    let none = Pruning {
+        null_move: false,
+        reductions: false,
+        futility: false,
+        move_count: false,
+    };
+    assert!(nodes(none) > all, "no pruning should search more nodes");
+}

@@ -102,6 +102,10 @@ fn uci_lists_every_option_and_variant() {
         "option name UCI_Variant type combo default chess var chess var deathmatch var deathmatch-legacy var magi",
         "option name VariantPath type string default <empty>",
         "option name Scoring type combo default standard var standard var magi-12",
+        "option name Null Move Pruning type check default true",
+        "option name Late Move Reductions type check default true",
+        "option name Futility Pruning type check default true",
+        "option name Late Move Pruning type check default true",
     ] {
         assert!(all.contains(option), "{option} missing:\n{all}");
     }
@@ -124,6 +128,10 @@ fn setoption_accepts_good_values_and_refuses_bad_ones() {
         "setoption name Scoring value magi-12",
         "setoption name Scoring value standard",
         "setoption name VariantPath value <empty>",
+        "setoption name Null Move Pruning value false",
+        "setoption name Late Move Reductions value false",
+        "setoption name Futility Pruning value true",
+        "setoption name Late Move Pruning value false",
     ] {
         assert!(t.send(ok).is_empty(), "{ok}");
     }
@@ -135,6 +143,10 @@ fn setoption_accepts_good_values_and_refuses_bad_ones() {
             "is not a number from 1 to 256",
         ),
         ("setoption name Ponder value maybe", "is not true or false"),
+        (
+            "setoption name Null Move Pruning value off",
+            "option 'Null Move Pruning': 'off' is not true or false",
+        ),
         (
             "setoption name Scoring value golf",
             "is not standard or magi-12",

@@ -12,28 +12,11 @@
 
 mod common;
 
-use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use libfuzzer_sys::fuzz_target;
+use common::Lines;
 use magus::protocol::uci::{Output, UciSession};
-
-#[derive(Default)]
-struct Lines(Vec<u8>);
-
-impl Write for Lines {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        // Keep the last part only: enough to count answers, without growing forever.
-        if self.0.len() > 1 << 20 {
-            self.0.drain(..1 << 19);
-        }
-        self.0.extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 /// The line as the harness sends it, or None to leave it out.
 fn tame(line: &str) -> Option<String> {

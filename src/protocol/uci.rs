@@ -46,6 +46,23 @@ pub fn max_threads() -> usize {
 /// giving stalemate this much above a draw.
 pub const PAYOFF_STALEMATE_BONUS: i32 = 150;
 
+/// The check options that turn a part of the selective search off (for measuring it).
+const PRUNING_OPTIONS: [&str; 4] = [
+    "Null Move Pruning",
+    "Late Move Reductions",
+    "Futility Pruning",
+    "Late Move Pruning",
+];
+
+/// The value of a check option.
+fn flag(value: &str, name: &str) -> Result<bool, String> {
+    match value {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!("option '{name}': '{value}' is not true or false")),
+    }
+}
+
 struct RunningSearch {
     control: Arc<SearchControl>,
     handle: JoinHandle<()>,
@@ -188,10 +205,14 @@ impl UciSession {
         self.say("option name VariantPath type string default <empty>");
         self.say("option name Scoring type combo default standard var standard var magi-12");
         self.say("option name Evaluation type combo default full var full var material");
+        for name in PRUNING_OPTIONS {
+            self.say(&format!("option name {name} type check default true"));
+        }
         self.say("uciok");
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let name = name.trim();
         let value = value.unwrap_or("").trim();
         let number = |min: usize, max: usize| -> Result<usize, String> {
             match value.parse::<usize>() {
@@ -214,10 +235,7 @@ impl UciSession {
             "multipv" => number(1, 256).map(|n| self.options.multipv = n),
             "move overhead" => number(0, 5000)
                 .map(|n| self.options.move_overhead = Duration::from_millis(n as u64)),
-            "ponder" => match value {
-                "true" | "false" => Ok(()),
-                _ => Err(format!("option 'Ponder': '{value}' is not true or false")),
-            },
+            "ponder" => flag(value, name).map(|_| ()),
             "clear hash" => {
                 self.tt.clear();
                 Ok(())
@@ -248,6 +266,12 @@ impl UciSession {
                     "option 'Evaluation': '{value}' is not full or material"
                 )),
             },
+            "null move pruning" => flag(value, name).map(|on| self.options.pruning.null_move = on),
+            "late move reductions" => {
+                flag(value, name).map(|on| self.options.pruning.reductions = on)
+            }
+            "futility pruning" => flag(value, name).map(|on| self.options.pruning.futility = on),
+            "late move pruning" => flag(value, name).map(|on| self.options.pruning.move_count = on),
             "uci_variant" => self.set_variant(value),
             "variantpath" => {
                 if value.is_empty() || value == "<empty>" {

@@ -31,6 +31,32 @@ pub struct SearchOptions {
     /// the Magi 12-point payoff values it above a draw).
     pub stalemate_bonus: i32,
     pub eval_mode: crate::eval::EvalMode,
+    pub pruning: Pruning,
+}
+
+/// Which selective parts of the search are on: all of them in play; each can be turned off
+/// to measure, in games, what it is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pruning {
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Late-move reductions.
+    pub reductions: bool,
+    /// Futility and reverse futility pruning.
+    pub futility: bool,
+    /// Late-move (move-count) pruning.
+    pub move_count: bool,
+}
+
+impl Default for Pruning {
+    fn default() -> Self {
+        Pruning {
+            null_move: true,
+            reductions: true,
+            futility: true,
+            move_count: true,
+        }
+    }
 }
 
 impl Default for SearchOptions {
@@ -41,6 +67,7 @@ impl Default for SearchOptions {
             move_overhead: Duration::from_millis(30),
             stalemate_bonus: 0,
             eval_mode: crate::eval::EvalMode::Full,
+            pruning: Pruning::default(),
         }
     }
 }

@@ -293,13 +293,19 @@ impl<'a, B: Bitboard> Worker<'a, B> {
 
         if !pv_node && !in_check {
             // Reverse futility: far above beta at low depth, a quiet move will not fall below.
-            if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
+            let pruning = self.shared.options.pruning;
+            if pruning.futility
+                && depth <= 6
+                && static_eval - 90 * depth >= beta
+                && beta.abs() < MATE_BOUND
+            {
                 return static_eval;
             }
             // Null move: if passing still fails high, a real move will too (not in zugzwang-
             // prone positions: only pawns and King left, or variants without pass-safety).
             let last_was_null = self.moves_made.last().is_some_and(|m| m.is_null());
-            if depth >= 3
+            if pruning.null_move
+                && depth >= 3
                 && static_eval >= beta
                 && !last_was_null
                 && self.has_pieces(pos)
@@ -348,7 +354,12 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let mut best_move = Move::NULL;
         let mut legal = 0;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
-        let futile = !pv_node && !in_check && depth <= 3 && static_eval + 120 * depth <= alpha;
+        let pruning = self.shared.options.pruning;
+        let futile = pruning.futility
+            && !pv_node
+            && !in_check
+            && depth <= 3
+            && static_eval + 120 * depth <= alpha;
 
         for m in MovePicker::new(&mut moves, &mut scores) {
             if !pos.is_legal(m, &ctx) {
@@ -364,7 +375,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 continue;
             }
             // Late-move pruning of quiet moves at shallow depth.
-            if !pv_node
+            if pruning.move_count
+                && !pv_node
                 && !in_check
                 && !tactical
                 && !gives_check
@@ -381,7 +393,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 -self.alphabeta(&child, new_depth, -beta, -alpha, ply + 1, pv_node, false)
             } else {
                 let mut reduction = 0;
-                if depth >= 3 && !tactical && !in_check && !gives_check {
+                if pruning.reductions && depth >= 3 && !tactical && !in_check && !gives_check {
                     reduction = self.reductions[(depth as usize).min(63)][(legal as usize).min(63)];
                     if pv_node {
                         reduction -= 1;

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::sync::LazyLock;
 
 use magus::game::AnyPosition;
@@ -53,3 +54,22 @@ pub fn check_position(pos: &AnyPosition) {
     let recomputed = with_position!(pos, p => p.compute_hash());
     assert_eq!(pos.hash(), recomputed, "incremental hash of '{fen}'");
 }
+
+/// A protocol session's output kept in memory: the last part only, enough to count answers
+/// without growing forever.
+#[derive(Default)]
+pub struct Lines(pub Vec<u8>);
+
+impl Write for Lines {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.0.len() > 1 << 20 {
+            self.0.drain(..1 << 19);
+        }
+        self.0.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
