@@ -435,7 +435,7 @@ fn sprt_stops_the_match_when_decided() {
     let (llr, decision) = summary.sprt.unwrap();
     assert_eq!(decision, Some(SprtDecision::H1), "LLR {llr}");
     assert!(summary.stopped_early);
-    assert!(summary.games.len() < 10, "{} games", summary.games.len());
+    assert!(summary.games.len() < 20, "{} games", summary.games.len());
 }
 
 #[test]
@@ -571,6 +571,35 @@ fn sprt_llr_of_known_results() {
         draws: 40,
     };
     assert!(close(sprt.llr(&even), -0.1035, 1e-3), "{}", sprt.llr(&even));
+    // Few games decide nothing, whatever they are: one win (zero losses and draws count
+    // one half each: mean 0.625, variance 0.171875, so
+    // LLR = 1 · 0.014387 · (1.25 − 1.014387) / (2 · 0.171875) = 0.00986).
+    let one_win = Wld {
+        wins: 1,
+        losses: 0,
+        draws: 0,
+    };
+    assert!(
+        close(sprt.llr(&one_win), 0.00986, 1e-4),
+        "{}",
+        sprt.llr(&one_win)
+    );
+    for wins in 1..=8 {
+        let run = Wld {
+            wins,
+            losses: 0,
+            draws: 0,
+        };
+        assert_eq!(sprt.decide(&run), None, "{wins} wins alone");
+    }
+    // A long run of wins alone does decide (the engine that always crashes, above): from
+    // the 16th win on.
+    let many = Wld {
+        wins: 30,
+        losses: 0,
+        draws: 0,
+    };
+    assert_eq!(sprt.decide(&many), Some(SprtDecision::H1));
     assert!(Sprt::parse("elo0=0").is_err());
     assert!(Sprt::parse("elo0=0,elo1=5,alpha=0.7").is_err());
 }

@@ -236,9 +236,10 @@ impl Sprt {
         if n == 0.0 {
             return 0.0;
         }
-        // A count of zero is taken as 0.001 (fishtest's regularisation), so that a run of wins
-        // alone has a variance and the test can end.
-        let reg = |x: u64| if x == 0 { 1e-3 } else { x as f64 };
+        // A count of zero is taken as one half (the Haldane–Anscombe correction), so that a
+        // run of wins alone has a variance and the test can end. A smaller stand-in makes the
+        // variance all but vanish: one won game alone would then decide the test.
+        let reg = |x: u64| if x == 0 { 0.5 } else { x as f64 };
         let (w, l, d) = (reg(wld.wins), reg(wld.losses), reg(wld.draws));
         let total = w + l + d;
         let (w, l, d) = (w / total, l / total, d / total);
