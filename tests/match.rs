@@ -592,6 +592,12 @@ fn sprt_llr_of_known_results() {
         };
         assert_eq!(sprt.decide(&run), None, "{wins} wins alone");
     }
+    // A decision stands when a game that was running comes in after it and brings the LLR
+    // back inside the bounds (1.7337 for 60-20-20, above).
+    let (llr, decision) = sprt.after_game(&wld, Some(SprtDecision::H1));
+    assert!(close(llr, 1.7337, 1e-3));
+    assert_eq!(decision, Some(SprtDecision::H1));
+    assert_eq!(sprt.after_game(&wld, None).1, None);
     // A long run of wins alone does decide (the engine that always crashes, above): from
     // the 16th win on.
     let many = Wld {

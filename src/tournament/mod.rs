@@ -251,8 +251,8 @@ pub fn run(config: &Config, mut on_game: impl FnMut(&Summary)) -> Result<Summary
             }
             summary.add(record);
             if let Some(sprt) = &config.sprt {
-                let llr = sprt.llr(&summary.results[0]);
-                let decision = sprt.decide(&summary.results[0]);
+                let decided = summary.sprt.and_then(|(_, d)| d);
+                let (llr, decision) = sprt.after_game(&summary.results[0], decided);
                 summary.sprt = Some((llr, decision));
                 if decision.is_some() && !stop.swap(true, Ordering::Relaxed) {
                     summary.stopped_early = summary.games.len() < jobs.len();

@@ -249,6 +249,17 @@ impl Sprt {
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
     }
 
+    /// The LLR after a game and the test's decision, given the decision already taken. A
+    /// decision stands: the games that were running when it came still count in the LLR,
+    /// but cannot take it back.
+    pub fn after_game(
+        &self,
+        wld: &Wld,
+        decided: Option<SprtDecision>,
+    ) -> (f64, Option<SprtDecision>) {
+        (self.llr(wld), decided.or_else(|| self.decide(wld)))
+    }
+
     pub fn decide(&self, wld: &Wld) -> Option<SprtDecision> {
         let llr = self.llr(wld);
         let (lower, upper) = self.bounds();
