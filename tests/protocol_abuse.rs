@@ -2,7 +2,8 @@
 //! with `isready` interleaved. The engine never panics, answers every `isready` with one
 //! `readyok` at once, prints one `bestmove` for every search it started, and a line it
 //! refuses leaves the game (and the hash table) as they were. Then the same kind of script
-//! is piped into the real binary, which must answer it and exit cleanly on `quit`.
+//! is piped into the real binary, which must answer it and exit cleanly on `quit`. The XBoard
+//! session gets the same treatment, with `ping` for `isready`.
 //!
 //! `MAGUS_ABUSE_LINES` sets the number of lines of the in-process run (default 6000), and
 //! `MAGUS_ABUSE_SEED` its seed.
@@ -379,6 +380,136 @@ fn thousands_of_random_lines_keep_the_engine_answering() {
         "{lines} lines (seed {seed}): {refused} refused with an error, {searches} searches, {isready} isready, {:.1} s",
         started_at.elapsed().as_secs_f64()
     );
+}
+
+/// One line of an XBoard script: the protocol's commands with good, bad and huge arguments,
+/// legal and illegal moves, garbage. `legal` are the legal moves of the session's position in
+/// XBoard notation.
+fn random_xboard_line(rng: &mut StdRng, legal: &[String], ping: u32) -> String {
+    let huge = |rng: &mut StdRng| HUGE.choose(rng).unwrap().to_string();
+    match rng.random_range(0..40) {
+        0 => "new".into(),
+        1 => format!("variant {}", VARIANTS.choose(rng).unwrap()),
+        2 => "force".into(),
+        3 | 4 => "go".into(),
+        5..=9 => match legal.choose(rng) {
+            Some(m) => format!("usermove {m}"),
+            None => "usermove e2e4".into(),
+        },
+        10 => format!("usermove {}{}", coordinate(rng), coordinate(rng)),
+        11 => format!("setboard {}", FENS.choose(rng).unwrap()),
+        12 => format!("setboard {}", mangled_fen(rng)),
+        13 => format!("level {} {} {}", huge(rng), huge(rng), huge(rng)),
+        14 => "level 40 0:05 0".into(),
+        15 => format!("st {}", huge(rng)),
+        16 => format!("sd {}", huge(rng)),
+        17 => format!("time {}", huge(rng)),
+        18 => format!("otim {}", huge(rng)),
+        19..=22 => format!("ping {ping}"),
+        23 => "?".into(),
+        24 => "analyze".into(),
+        25 => "exit".into(),
+        26 => "undo".into(),
+        27 => "remove".into(),
+        28 => ["hard", "easy", "post", "nopost", "computer", "random"]
+            .choose(rng)
+            .unwrap()
+            .to_string(),
+        29 => format!(
+            "memory {}",
+            ["1", "4", "16", "99999999999", "-5", "x"]
+                .choose(rng)
+                .unwrap()
+        ),
+        30 => format!("cores {}", huge(rng)),
+        31 => format!(
+            "option {}",
+            [
+                "Scoring=magi-12",
+                "Scoring=golf",
+                "MultiPV=3",
+                "MultiPV=99999999999",
+                "Move Overhead=10",
+                "Only XBoard moves=1",
+                "Clear Hash",
+                "Nonesuch=1",
+            ]
+            .choose(rng)
+            .unwrap()
+        ),
+        32 => "result 1-0 {x}".into(),
+        33 => "draw".into(),
+        34 => "playother".into(),
+        35 => ["white", "black", ".", "d", "protover 2", "xboard"]
+            .choose(rng)
+            .unwrap()
+            .to_string(),
+        36 => format!("ping {}", huge(rng)),
+        37 => format!("variant {}", garbage(rng, 12)),
+        _ => garbage(rng, 2000),
+    }
+}
+
+/// Panics seen anywhere in this test binary (none of its tests panics when it passes).
+static PANICS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The XBoard session under the same kind of abuse: the engine thinks, ponders and analyses
+/// for real while the lines arrive. Every well-formed `ping N` gets its `pong N`: at once,
+/// or after the move when the engine is thinking on its own move; at the end, after `force`,
+/// a ping is answered at once and every pong has come.
+#[test]
+fn thousands_of_random_xboard_lines_keep_the_engine_answering_ping() {
+    use magus::protocol::xboard::{XboardSession, first_rank};
+    let lines: usize = std::env::var("MAGUS_ABUSE_LINES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(6000)
+        / 2;
+    let mut rng = StdRng::seed_from_u64(20_261_122);
+    let buffer = Arc::new(Mutex::new(Vec::new()));
+    let out: Output = buffer.clone();
+    // A panic on the session's worker thread ends only that thread; count them all.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        PANICS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        default_hook(info);
+    }));
+    let mut session = XboardSession::new(Registry::builtin(), out);
+    session.handle_line("xboard");
+    session.handle_line("protover 2");
+    let mut pings = Vec::new();
+    for n in 0..lines {
+        let pos = session.game().position();
+        let legal = pos.legal_moves_wire(first_rank(pos.variant()));
+        let ping = n as u32;
+        let line = random_xboard_line(&mut rng, &legal, ping);
+        if line == format!("ping {ping}") {
+            pings.push(ping);
+        }
+        assert!(
+            session.handle_line(&line),
+            "line {n} '{line}' ended the session"
+        );
+    }
+    session.handle_line("force");
+    session.handle_line("ping 999999");
+    let text = String::from_utf8_lossy(&buffer.lock().unwrap()).into_owned();
+    assert!(
+        text.lines().last() == Some("pong 999999"),
+        "the last ping, after force, is answered at once: {:?}",
+        text.lines().rev().take(5).collect::<Vec<_>>()
+    );
+    for n in &pings {
+        let pong = format!("pong {n}");
+        assert!(text.lines().any(|l| l == pong), "no '{pong}'");
+    }
+    assert_eq!(
+        PANICS.load(std::sync::atomic::Ordering::Relaxed),
+        0,
+        "a thread panicked (the session swallows its worker's panic; the hook does not)"
+    );
+    assert!(!session.handle_line("quit"));
+    eprintln!("{lines} XBoard lines, {} pings answered", pings.len());
 }
 
 /// `quit` while searching (infinite, huge depth, pondering) ends the session at once, after
