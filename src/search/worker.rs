@@ -291,9 +291,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             self.evaluate(pos)
         };
 
+        let pruning = self.shared.options.pruning;
         if !pv_node && !in_check {
             // Reverse futility: far above beta at low depth, a quiet move will not fall below.
-            let pruning = self.shared.options.pruning;
             if pruning.futility
                 && depth <= 6
                 && static_eval - 90 * depth >= beta
@@ -354,7 +354,6 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let mut best_move = Move::NULL;
         let mut legal = 0;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
-        let pruning = self.shared.options.pruning;
         let futile = pruning.futility
             && !pv_node
             && !in_check
