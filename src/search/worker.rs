@@ -36,6 +36,9 @@ pub struct Worker<'a, B: Bitboard> {
     pub seldepth: usize,
     stopped: bool,
     reductions: [[i32; 64]; 64],
+    /// The static evaluation at each ply of the path (`-INFINITY` in check), to tell whether
+    /// the side to move is doing better than two plies ago.
+    static_evals: [i32; MAX_PLY + 2],
     _marker: std::marker::PhantomData<B>,
 }
 
@@ -66,6 +69,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             seldepth: 0,
             stopped: false,
             reductions,
+            static_evals: [-INFINITY; MAX_PLY + 2],
             _marker: std::marker::PhantomData,
         }
     }
@@ -290,6 +294,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         } else {
             self.evaluate(pos)
         };
+        self.static_evals[ply] = static_eval;
+        // Better than two plies ago: the moves here deserve a closer look.
+        let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
 
         let pruning = self.shared.options.pruning;
         if !pv_node && !in_check {
@@ -302,16 +309,21 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 return static_eval;
             }
             // Null move: if passing still fails high, a real move will too (not in zugzwang-
-            // prone positions: only pawns and King left, or variants without pass-safety).
+            // prone positions: only pawns and King left). The further the static evaluation
+            // is above beta, the more the verification can be reduced. A table entry that
+            // already failed low here says passing will not reach beta either.
             let last_was_null = self.moves_made.last().is_some_and(|m| m.is_null());
+            let table_says_low = entry
+                .is_some_and(|e| e.bound == Bound::Upper && score_from_tt(e.score, ply) < beta);
             if pruning.null_move
                 && depth >= 3
                 && static_eval >= beta
                 && !last_was_null
+                && !table_says_low
                 && self.has_pieces(pos)
                 && beta.abs() < MATE_BOUND
             {
-                let r = 3 + depth / 4;
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 let mut child = *pos;
                 child.play_null();
                 self.push(child.hash(), Move::NULL);
@@ -373,14 +385,15 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             if futile && legal > 1 && !tactical && !gives_check && best_score > -MATE_BOUND {
                 continue;
             }
-            // Late-move pruning of quiet moves at shallow depth.
+            // Late-move pruning: at shallow depth, quiet moves this late in the order are
+            // dropped; twice as many are tried while the side to move is improving.
             if pruning.move_count
                 && !pv_node
                 && !in_check
                 && !tactical
                 && !gives_check
                 && depth <= 4
-                && legal > 4 + depth * depth * 2
+                && legal > (3 + depth * depth) * (1 + i32::from(improving))
                 && best_score > -MATE_BOUND
             {
                 continue;
