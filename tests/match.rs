@@ -971,6 +971,41 @@ fn openings_from_an_epd_file() {
     assert!(games[2].write().contains("\n3. "), "{}", games[2].write());
 }
 
+/// Balanced random openings: in Magi, eight random plies often leave a piece hanging. With
+/// `opening_balance`, every opening handed out passes the balance check; without it, some of
+/// the same seed's openings fail it, so the check really is what filters them. The filtered
+/// openings are the same from run to run.
+#[test]
+fn balanced_random_openings_leave_no_piece_hanging() {
+    use magus::game::Game;
+    use magus::tournament::openings::{Opening, is_balanced, random_opening};
+    let variant = Registry::builtin().get("magi").unwrap();
+    let after = |o: &Opening| {
+        let start = magus::game::AnyPosition::from_fen(variant, None).unwrap();
+        let moves: Vec<&str> = o.moves.iter().map(String::as_str).collect();
+        *Game::from_moves(start, &moves, 1).unwrap().position()
+    };
+    let limit = 150;
+    let mut unbalanced_plain = 0;
+    for index in 0..24 {
+        let plain = random_opening(variant, &Opening::default(), 8, None, 2026, index).unwrap();
+        if !is_balanced(&after(&plain), limit) {
+            unbalanced_plain += 1;
+        }
+        let balanced =
+            random_opening(variant, &Opening::default(), 8, Some(limit), 2026, index).unwrap();
+        assert_eq!(balanced.moves.len(), 8);
+        assert!(is_balanced(&after(&balanced), limit), "{balanced:?}");
+        let again =
+            random_opening(variant, &Opening::default(), 8, Some(limit), 2026, index).unwrap();
+        assert_eq!(balanced, again);
+    }
+    assert!(
+        unbalanced_plain > 0,
+        "no plain random opening was unbalanced"
+    );
+}
+
 /// Score adjudication ends games by the thresholds given.
 #[test]
 fn score_adjudication() {

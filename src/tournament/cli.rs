@@ -59,6 +59,10 @@ pub struct MatchArgs {
     /// Random legal plies played from each start position (reproducible with --seed).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub random_plies: usize,
+    /// Draw each random opening again until a short material-only search by magus scores it
+    /// within CP centipawns, so that no opening hands either side a piece.
+    #[arg(long, value_name = "CP", requires = "random_plies")]
+    pub opening_balance: Option<u32>,
     /// Seed of the random openings (default: from the clock, printed at the end).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -299,6 +303,9 @@ pub fn config(
         concurrency: args.concurrency,
         openings,
         random_plies: args.random_plies,
+        opening_balance: args
+            .opening_balance
+            .map(|cp| cp.min(i32::MAX as u32) as i32),
         seed,
         pgn_out: args.pgnout.clone(),
         event: args.event.clone(),

@@ -34,6 +34,9 @@ pub struct Config {
     pub openings: Vec<Opening>,
     /// Random plies added to every opening (with `seed`).
     pub random_plies: usize,
+    /// Random openings must be balanced within this many centipawns
+    /// ([`openings::is_balanced`]).
+    pub opening_balance: Option<i32>,
     pub seed: u64,
     pub pgn_out: Option<PathBuf>,
     pub event: String,
@@ -143,6 +146,7 @@ impl Config {
             self.settings.variant,
             &base,
             self.random_plies,
+            self.opening_balance,
             self.seed,
             index as u64,
         )

@@ -3,8 +3,17 @@
 
 use std::path::Path;
 
+use crate::eval::EvalMode;
 use crate::game::{AnyPosition, Game};
+use crate::search::time::Limits;
+use crate::search::tt::TranspositionTable;
+use crate::search::{Score, SearchControl, SearchOptions, think};
 use crate::variant::Variant;
+use crate::with_position;
+
+/// Depth of the search that judges whether a random opening is balanced: with quiescence on
+/// top, deep enough to see a piece left hanging or lost to a simple fork.
+const BALANCE_DEPTH: i32 = 4;
 
 /// A start: a position (`None`: the variant's start) and book moves in wire notation (ranks
 /// from 1) played from it before the engines take over.
@@ -83,17 +92,20 @@ fn read_position_text(line: &str, variant: &'static Variant) -> Result<String, S
 }
 
 /// The `index`-th random opening of a seed: `plies` random legal moves from `base`, none of them
-/// ending the game. The same seed, index and base give the same moves.
+/// ending the game. With `balance`, openings are drawn again until [`is_balanced`] accepts one
+/// within that many centipawns. The same seed, index, base and balance give the same moves.
 pub fn random_opening(
     variant: &'static Variant,
     base: &Opening,
     plies: usize,
+    balance: Option<i32>,
     seed: u64,
     index: u64,
 ) -> Result<Opening, String> {
     let start = AnyPosition::from_fen(variant, base.fen.as_deref())?;
     let mut rng = SplitMix64::new(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
-    for _attempt in 0..1000 {
+    let attempts = 1000;
+    for _attempt in 0..attempts {
         let mut game = Game::new(start);
         for m in &base.moves {
             game.play_wire(m, 1)?;
@@ -114,16 +126,41 @@ pub fn random_opening(
                 break;
             }
         }
-        if ok {
+        if ok && balance.is_none_or(|limit| is_balanced(game.position(), limit)) {
             return Ok(Opening {
                 fen: base.fen.clone(),
                 moves,
             });
         }
     }
-    Err(format!(
-        "no random opening of {plies} plies that does not end the game"
-    ))
+    Err(match balance {
+        None => format!("no random opening of {plies} plies that does not end the game"),
+        Some(limit) => format!(
+            "no random opening of {plies} plies within {limit} centipawns in {attempts} draws"
+        ),
+    })
+}
+
+/// Whether neither side wins material by force from `pos`: a short search by magus with the
+/// material-only evaluation scores it within `limit` centipawns. Material only, so that the
+/// openings favour no evaluation that is being measured; random plies in a variant with many
+/// long-range pieces often leave a piece hanging, and such a pair of games is decided by the
+/// opening whoever plays it.
+pub fn is_balanced(pos: &AnyPosition, limit: i32) -> bool {
+    let Ok(tt) = TranspositionTable::new(1) else {
+        return true;
+    };
+    let options = SearchOptions {
+        eval_mode: EvalMode::Material,
+        ..SearchOptions::default()
+    };
+    let control = SearchControl::default();
+    let limits = Limits::depth(BALANCE_DEPTH);
+    let result = with_position!(pos, p => think(p, &[], &limits, &options, &tt, &control, &|_| {}));
+    match result.score {
+        Score::Centipawns(cp) => cp.abs() <= limit,
+        Score::Mate(_) => false,
+    }
 }
 
 /// Whether a position is the variant's own start (then no FEN tag is needed).
