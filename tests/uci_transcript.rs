@@ -4,64 +4,27 @@
 
 mod common;
 
-use common::SharedBuffer as Buffer;
-
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use magus::protocol::uci::UciSession;
 use magus::variant::Registry;
 
-struct Transcript {
-    session: UciSession,
-    buffer: Buffer,
-    mark: usize,
-}
+type Transcript = common::Transcript<UciSession>;
 
 impl Transcript {
-    fn new() -> Transcript {
-        let buffer = Buffer::default();
-        let out: magus::protocol::uci::Output = buffer.output();
-        Transcript {
-            session: UciSession::new(Registry::builtin(), out),
-            buffer,
-            mark: 0,
-        }
-    }
-
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.buffer.0.lock().unwrap()).into_owned()
+    fn start() -> Transcript {
+        Transcript::new(|out| UciSession::new(Registry::builtin(), out))
     }
 
     /// Sends lines; returns what the engine printed by then.
     fn send(&mut self, lines: &str) -> Vec<String> {
-        self.mark = self.text().len();
-        for line in lines.lines() {
-            self.session.handle_line(line);
-        }
+        self.feed(lines);
         self.since_mark()
     }
 
-    fn since_mark(&self) -> Vec<String> {
-        self.text()[self.mark..]
-            .lines()
-            .map(str::to_string)
-            .collect()
-    }
-
     /// Waits (at most 30 s) for a line starting with `prefix` after the last `send`.
-    fn wait_for(&mut self, prefix: &str) -> Vec<String> {
-        let start = Instant::now();
-        loop {
-            let lines = self.since_mark();
-            if lines.iter().any(|l| l.starts_with(prefix)) {
-                return lines;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "no line starting with '{prefix}' in {lines:#?}"
-            );
-            std::thread::sleep(Duration::from_millis(5));
-        }
+    fn wait(&mut self, prefix: &str) -> Vec<String> {
+        self.wait_for(prefix, Duration::from_secs(30)).0
     }
 
     fn fen(&self) -> String {
@@ -86,7 +49,7 @@ fn bestmove(lines: &[String]) -> (String, Option<String>) {
 
 #[test]
 fn uci_lists_every_option_and_variant() {
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     let lines = t.send("uci");
     assert_eq!(lines.last().map(String::as_str), Some("uciok"));
     assert!(lines[0].starts_with("id name magus"));
@@ -116,7 +79,7 @@ fn uci_lists_every_option_and_variant() {
 
 #[test]
 fn setoption_accepts_good_values_and_refuses_bad_ones() {
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     t.send("uci");
     for ok in [
         "setoption name Hash value 8",
@@ -177,7 +140,7 @@ fn setoption_accepts_good_values_and_refuses_bad_ones() {
 
 #[test]
 fn variant_change_and_positions_on_every_board() {
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     t.send("uci");
     let lines = t.send("setoption name UCI_Variant value magi");
     assert_eq!(
@@ -208,13 +171,13 @@ fn variant_change_and_positions_on_every_board() {
 
 #[test]
 fn go_with_every_limit_and_the_info_fields() {
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     t.send("uci\nucinewgame\nposition startpos moves e2e4");
     let lines = t.send("go depth 4");
     let lines = if lines.iter().any(|l| l.starts_with("bestmove")) {
         lines
     } else {
-        t.wait_for("bestmove")
+        t.wait("bestmove")
     };
     let info = lines
         .iter()
@@ -245,7 +208,7 @@ fn go_with_every_limit_and_the_info_fields() {
         "go depth 3 searchmoves a7a6 h7h6",
     ] {
         t.send(go);
-        let lines = t.wait_for("bestmove");
+        let lines = t.wait("bestmove");
         let (best, _) = bestmove(&lines);
         if go.contains("searchmoves") {
             assert!(best == "a7a6" || best == "h7h6", "{go}: {best}");
@@ -253,7 +216,7 @@ fn go_with_every_limit_and_the_info_fields() {
     }
     // MultiPV: one line per root move.
     t.send("setoption name MultiPV value 3\ngo depth 3");
-    let lines = t.wait_for("bestmove");
+    let lines = t.wait("bestmove");
     for k in 1..=3 {
         assert!(
             lines
@@ -264,7 +227,7 @@ fn go_with_every_limit_and_the_info_fields() {
     }
     // A mate is reported as such.
     t.send("setoption name MultiPV value 1\nposition fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo depth 4");
-    let lines = t.wait_for("bestmove");
+    let lines = t.wait("bestmove");
     assert!(
         lines.iter().any(|l| l.contains(" score mate 1 ")),
         "{lines:?}"
@@ -274,7 +237,7 @@ fn go_with_every_limit_and_the_info_fields() {
 
 #[test]
 fn infinite_ponder_stop_ponderhit_and_commands_during_search() {
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     t.send("uci\nposition startpos\ngo infinite");
     std::thread::sleep(Duration::from_millis(100));
     // While searching: isready is answered, other commands are refused, the position stays.
@@ -293,7 +256,7 @@ fn infinite_ponder_stop_ponderhit_and_commands_during_search() {
         "infinite ended early: {lines:?}"
     );
     t.send("stop");
-    let lines = t.wait_for("bestmove");
+    let lines = t.wait("bestmove");
     assert_eq!(
         lines.iter().filter(|l| l.starts_with("bestmove")).count(),
         1
@@ -303,7 +266,7 @@ fn infinite_ponder_stop_ponderhit_and_commands_during_search() {
     std::thread::sleep(Duration::from_millis(200));
     assert!(!t.since_mark().iter().any(|l| l.starts_with("bestmove")));
     t.send("ponderhit");
-    let lines = t.wait_for("bestmove");
+    let lines = t.wait("bestmove");
     assert_ne!(bestmove(&lines).0, "(none)");
     // stop with nothing running, and quit, are quiet.
     assert!(t.send("stop").is_empty());
@@ -313,7 +276,7 @@ fn infinite_ponder_stop_ponderhit_and_commands_during_search() {
 
 #[test]
 fn extra_commands_display_perft_bench_eval() {
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     t.send("uci\nposition startpos");
     let lines = t.send("d");
     assert!(
@@ -353,10 +316,10 @@ fn extra_commands_display_perft_bench_eval() {
 
 #[test]
 fn bad_input_keeps_the_last_good_position() {
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     // go before any position searches the start position.
     t.send("uci\ngo depth 2");
-    let lines = t.wait_for("bestmove");
+    let lines = t.wait("bestmove");
     assert_ne!(bestmove(&lines).0, "(none)");
     t.send("position startpos moves e2e4");
     let fen = t.fen();
@@ -385,6 +348,6 @@ fn bad_input_keeps_the_last_good_position() {
     t.ready();
     // No legal move: bestmove (none).
     t.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo depth 2");
-    let lines = t.wait_for("bestmove");
+    let lines = t.wait("bestmove");
     assert_eq!(bestmove(&lines).0, "(none)");
 }

@@ -4,9 +4,7 @@
 
 mod common;
 
-use common::SharedBuffer as Buffer;
-
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use magus::game::AnyPosition;
 use magus::protocol::xboard::{
@@ -17,66 +15,27 @@ use magus::search::Score;
 use magus::variant::Registry;
 use magus::with_position;
 
-struct Transcript {
-    session: XboardSession,
-    buffer: Buffer,
-    /// How much of the output the test has read.
-    read: usize,
-    /// Where the output of the last `send` begins.
-    mark: usize,
-}
+type Transcript = common::Transcript<XboardSession>;
 
 impl Transcript {
-    fn new() -> Transcript {
-        let buffer = Buffer::default();
-        let out: magus::protocol::uci::Output = buffer.output();
-        Transcript {
-            session: XboardSession::new(Registry::builtin(), out),
-            buffer,
-            read: 0,
-            mark: 0,
-        }
-    }
-
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.buffer.0.lock().unwrap()).into_owned()
+    fn start() -> Transcript {
+        Transcript::new(|out| XboardSession::new(Registry::builtin(), out))
     }
 
     /// Sends lines and returns the new output lines (after a moment for the worker).
     fn send(&mut self, lines: &str) -> Vec<String> {
-        self.mark = self.text().len();
-        for line in lines.lines() {
-            self.session.handle_line(line);
-        }
+        self.feed(lines);
         std::thread::sleep(Duration::from_millis(20));
         self.take()
     }
 
-    fn take(&mut self) -> Vec<String> {
-        let text = self.text();
-        let new = text[self.read..].to_string();
-        self.read = text.len();
-        new.lines().map(str::to_string).collect()
-    }
-
     /// Waits (at most 20 s) for a line starting with `prefix` in the output of the last
-    /// `send`; returns that output up to now.
-    fn wait_for(&mut self, prefix: &str) -> Vec<String> {
-        let start = Instant::now();
-        loop {
-            let text = self.text();
-            let lines: Vec<String> = text[self.mark..].lines().map(str::to_string).collect();
-            if lines.iter().any(|l| l.starts_with(prefix)) {
-                self.read = text.len();
-                self.mark = text.len();
-                return lines;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(20),
-                "no line starting with '{prefix}' in {lines:#?}"
-            );
-            std::thread::sleep(Duration::from_millis(5));
-        }
+    /// `send`; returns that output up to now, all of it taken.
+    fn wait(&mut self, prefix: &str) -> Vec<String> {
+        let (lines, end) = self.wait_for(prefix, Duration::from_secs(20));
+        self.read = end;
+        self.mark = end;
+        lines
     }
 
     /// The session's position, with the engine's printed moves applied.
@@ -111,7 +70,7 @@ const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 
 
 #[test]
 fn handshake_announces_the_features_and_every_variant() {
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     let lines = t.send("xboard\nprotover 2");
     assert_eq!(lines.first().map(String::as_str), Some("feature done=0"));
     assert_eq!(lines.last().map(String::as_str), Some("feature done=1"));
@@ -194,7 +153,7 @@ fn engine_defined_variants_get_setup_and_betza_pieces() {
         }
     }
 
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     t.send("xboard\nprotover 2\nnew");
     let lines = t.send("variant magi");
     assert!(lines[0].starts_with("setup ("), "{lines:?}");
@@ -209,7 +168,7 @@ fn ten_rank_boards_count_ranks_from_zero() {
     let registry = Registry::builtin();
     assert_eq!(first_rank(registry.get("magi").unwrap()), 0);
     assert_eq!(first_rank(registry.get("chess").unwrap()), 1);
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     t.send("xboard\nprotover 2\nnew\nvariant magi\nforce");
     // e1e3 is e2-e4 (two steps) on XBoard's board.
     assert!(t.send("usermove e1e3").is_empty());
@@ -221,7 +180,7 @@ fn ten_rank_boards_count_ranks_from_zero() {
     );
     // Castling is the King's three-square move, j0 the corner; the engine answers on ranks 0-9.
     t.send("sd 2\ngo");
-    let lines = t.wait_for("move ");
+    let lines = t.wait("move ");
     let m = engine_move(&lines);
     assert!(
         m.chars()
@@ -237,11 +196,11 @@ fn ten_rank_boards_count_ranks_from_zero() {
 
 #[test]
 fn a_game_with_clocks_moves_and_pings() {
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     t.send("xboard\nprotover 2\nnew\nrandom\nlevel 40 0:30 0\npost\nhard\neasy");
     // The engine plays Black after `new`: White's move starts its thinking.
     t.send("time 3000\notim 3000\nusermove e2e4");
-    let lines = t.wait_for("move ");
+    let lines = t.wait("move ");
     // Thinking lines: ply, score, centiseconds, nodes, pv.
     let thinking: Vec<&String> = lines
         .iter()
@@ -259,7 +218,7 @@ fn a_game_with_clocks_moves_and_pings() {
     assert!(t.fen().contains(" w "), "{}", t.fen());
     // nopost: no more thinking output.
     t.send("nopost\nst 1\nsd 3\nusermove d2d4");
-    let lines = t.wait_for("move ");
+    let lines = t.wait("move ");
     assert!(
         !lines
             .iter()
@@ -289,11 +248,11 @@ fn a_game_with_clocks_moves_and_pings() {
 
 #[test]
 fn go_playother_and_move_now() {
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     t.send("xboard\nprotover 2\nnew\nforce\nusermove e2e4\nusermove e7e5");
     // go: the engine plays the side to move (White).
     t.send("sd 2\ngo");
-    let m = engine_move(&t.wait_for("move "));
+    let m = engine_move(&t.wait("move "));
     assert!(
         m.chars().nth(1).is_some_and(|c| "12".contains(c)),
         "White's move {m}"
@@ -318,7 +277,7 @@ fn go_playother_and_move_now() {
     assert_eq!(t.fen(), fen);
     // ?: move now.
     t.send("?");
-    let lines = t.wait_for("pong 6");
+    let lines = t.wait("pong 6");
     let at_move = lines
         .iter()
         .position(|l| l.starts_with("move "))
@@ -329,9 +288,9 @@ fn go_playother_and_move_now() {
 
 #[test]
 fn pondering_on_the_expected_reply() {
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     t.send("xboard\nprotover 2\nnew\nhard\npost\nsd 4\nusermove e2e4");
-    let lines = t.wait_for("move ");
+    let lines = t.wait("move ");
     let pv = lines
         .iter()
         .rev()
@@ -345,7 +304,7 @@ fn pondering_on_the_expected_reply() {
     assert!(fen_before.contains(" w "));
     let reply = expected.unwrap_or("d2d4");
     t.send(&format!("usermove {reply}"));
-    let lines = t.wait_for("move ");
+    let lines = t.wait("move ");
     assert!(!engine_move(&lines).is_empty());
     t.alive(7);
     // easy stops pondering: no move comes without a user move.
@@ -356,9 +315,9 @@ fn pondering_on_the_expected_reply() {
 
 #[test]
 fn analyze_mode_with_moves_status_and_exit() {
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     t.send("xboard\nprotover 2\nnew\nvariant magi\nanalyze");
-    let lines = t.wait_for("1 ");
+    let lines = t.wait("1 ");
     assert!(has(&lines, " "), "{lines:?}");
     // `.` prints a status line; moves, undo and setboard restart the analysis.
     std::thread::sleep(Duration::from_millis(100));
@@ -366,7 +325,7 @@ fn analyze_mode_with_moves_status_and_exit() {
     assert!(lines.iter().any(|l| l.starts_with("stat01: ")), "{lines:?}");
     t.send("usermove e1e3");
     assert!(t.fen().contains(" b "));
-    t.wait_for("1 ");
+    t.wait("1 ");
     t.send("undo");
     assert!(t.fen().contains(" w "));
     t.alive(9);
@@ -387,7 +346,7 @@ fn analyze_mode_with_moves_status_and_exit() {
 
 #[test]
 fn setboard_memory_cores_and_options() {
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     t.send("xboard\nprotover 2\nnew\nforce");
     let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
     assert!(t.send(&format!("setboard {fen}")).is_empty());
@@ -435,7 +394,7 @@ fn setboard_memory_cores_and_options() {
 
 #[test]
 fn bad_input_keeps_the_last_good_position() {
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     t.send("xboard\nprotover 2\nnew\nforce\nusermove e2e4");
     let fen = t.fen();
     let cases = [
@@ -475,7 +434,7 @@ fn bad_input_keeps_the_last_good_position() {
 
 #[test]
 fn game_end_is_claimed_when_the_engine_is_mated_or_mates() {
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     t.send("xboard\nprotover 2\nnew\nforce");
     // Fool's mate: White to move after Black's mate; the engine (White) claims the result.
     t.send("usermove f2f3\nusermove e7e5\nusermove g2g4\nusermove d8h4");
@@ -483,29 +442,29 @@ fn game_end_is_claimed_when_the_engine_is_mated_or_mates() {
     assert_eq!(lines, vec!["0-1 {Black mates}"]);
     // The engine mates: the move, then the result.
     t.send("new\nforce\nusermove f2f3\nusermove e7e5\nusermove g2g4\nsd 3\ngo");
-    let lines = t.wait_for("0-1");
+    let lines = t.wait("0-1");
     assert_eq!(engine_move(&lines), "d8h4");
     assert!(has(&lines, "0-1 {Black mates}"), "{lines:?}");
 }
 
 #[test]
 fn draw_offers_are_answered_by_their_value() {
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     // No score yet: a draw offer is ignored.
     t.send("xboard\nprotover 2\nnew\nforce");
     assert!(t.send("draw").is_empty());
     // A lost position (the engine, White, is a queen down): the draw is accepted.
     t.send("setboard 3qk3/8/8/8/8/8/8/4K3 w - - 0 1\nsd 4\ngo");
-    t.wait_for("move ");
+    t.wait("move ");
     assert_eq!(t.send("draw"), vec!["offer draw"]);
     // A won position: declined (nothing said).
     t.send("new\nforce\nsetboard 3QK3/8/8/8/8/8/8/4k3 w - - 0 1\nsd 4\ngo");
-    t.wait_for("move ");
+    t.wait("move ");
     assert!(t.send("draw").is_empty());
     // Payoff system: one draw offer per game, by either side. The lost engine offers its
     // draw with its move; the opponent's later offer is then declined.
     t.send("new\noption Scoring=magi-12\nforce\nsetboard 3qk3/8/8/8/8/8/8/4K3 w - - 0 1\nsd 4\ngo");
-    let lines = t.wait_for("move ");
+    let lines = t.wait("move ");
     let offer = lines
         .iter()
         .position(|l| l == "offer draw")
@@ -518,7 +477,7 @@ fn draw_offers_are_answered_by_their_value() {
     t.send(
         "new\nforce\nsetboard 3qk3/8/8/8/8/8/8/4K3 w - - 0 1\nsd 4\noption Scoring=standard\ngo",
     );
-    t.wait_for("move ");
+    t.wait("move ");
     t.send("option Scoring=magi-12");
     assert_eq!(t.send("draw"), vec!["offer draw"]);
     let lines = t.send("draw");
@@ -543,16 +502,16 @@ fn payoff_resignation_and_draw_offer_follow_the_bands() {
     assert!(expected_share(Score::Mate(2)) == 1.0);
 
     // The engine, badly lost at move 50 in payoff mode, resigns instead of moving.
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     t.send("xboard\nprotover 2\nnew\noption Scoring=magi-12\nforce");
     t.send("setboard 3qk3/3r4/8/8/8/8/8/4K3 w - - 0 50\nsd 5\ngo");
-    let lines = t.wait_for("resign");
+    let lines = t.wait("resign");
     assert!(!lines.iter().any(|l| l.starts_with("move ")), "{lines:?}");
     // In standard scoring it plays on.
     t.send(
         "new\noption Scoring=standard\nforce\nsetboard 3qk3/3r4/8/8/8/8/8/4K3 w - - 0 50\nsd 5\ngo",
     );
-    let lines = t.wait_for("move ");
+    let lines = t.wait("move ");
     assert!(!has(&lines, "resign"), "{lines:?}");
 }
 
@@ -586,7 +545,7 @@ fn swap_in_forms_and_moves_xboard_cannot_check() {
         assert!(xboard_checkable(p, diagonal, None));
     });
     // Through the session: the swap read in XBoard's two-leg form.
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     t.send("xboard\nprotover 2\nnew\nvariant deathmatch\nforce\nusermove e2e4\nusermove e7e5");
     assert!(t.send("usermove f1e2,e2f1m").is_empty());
     assert!(
@@ -597,7 +556,7 @@ fn swap_in_forms_and_moves_xboard_cannot_check() {
     );
     // With "Only XBoard moves" the engine's moves are all plain ones.
     t.send("option Only XBoard moves=1\nsd 3\ngo");
-    let m = engine_move(&t.wait_for("move "));
+    let m = engine_move(&t.wait("move "));
     assert!(!m.contains(',') && m[..2] != m[2..4], "{m}");
 }
 
@@ -657,7 +616,7 @@ fn magician_chess_holes_castling_and_promotion_go_to_xboard_spells_do_not() {
         assert!(parse_xboard(p, "c2d2", 1).is_err());
     });
     // Castling and promotion as XBoard relays them.
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     t.send("xboard\nprotover 2\nnew\nvariant magician-chess\nforce");
     for m in ["c1b3", "c6c5", "b1d3", "e6e5"] {
         assert!(t.send(&format!("usermove {m}")).is_empty(), "{m}");
@@ -675,7 +634,7 @@ fn magician_chess_holes_castling_and_promotion_go_to_xboard_spells_do_not() {
     // "Only XBoard moves".
     assert!(has(&t.send("usermove c2d2"), "Illegal move"));
     t.send("new\nvariant magician-chess\nforce\nsetboard r1nknmr/ppp*ppp/*2m2*/*2*2*/*3M1*/PPP*PPP/RMNKN1R w KQkq - 3 2\noption Only XBoard moves=1\nsd 3\ngo");
-    let m = engine_move(&t.wait_for("move "));
+    let m = engine_move(&t.wait("move "));
     with_position!(&pos, p => {
         let m = parse_xboard(p, &m, 1).unwrap();
         assert!(xboard_checkable(p, m, None), "{m:?}");
@@ -701,7 +660,7 @@ fn royal_magician_moves_with_a_drop_are_not_for_xboard() {
             assert!(xboard_checkable(p, m, None), "{plain}");
         }
     });
-    let mut t = Transcript::new();
+    let mut t = Transcript::start();
     let lines = t.send("xboard\nprotover 2\nnew\nvariant royal-magician\nforce");
     assert!(has(
         &lines,
@@ -725,6 +684,6 @@ fn royal_magician_moves_with_a_drop_are_not_for_xboard() {
     t.send(&format!(
         "new\nvariant royal-magician\nforce\nsetboard {fen}\noption Only XBoard moves=1\nsd 3\ngo"
     ));
-    let m = engine_move(&t.wait_for("move "));
+    let m = engine_move(&t.wait("move "));
     assert!(!m.contains(','), "{m}");
 }

@@ -213,3 +213,88 @@ impl SharedBuffer {
         std::sync::Arc::new(std::sync::Mutex::new(self.clone()))
     }
 }
+
+/// A protocol session that takes its input a line at a time.
+pub trait LineSession {
+    fn handle_line(&mut self, line: &str) -> bool;
+}
+
+impl LineSession for magus::protocol::uci::UciSession {
+    fn handle_line(&mut self, line: &str) -> bool {
+        magus::protocol::uci::UciSession::handle_line(self, line)
+    }
+}
+
+impl LineSession for magus::protocol::xboard::XboardSession {
+    fn handle_line(&mut self, line: &str) -> bool {
+        magus::protocol::xboard::XboardSession::handle_line(self, line)
+    }
+}
+
+/// A session driven directly by a test, its output read back as lines: `mark` is where the
+/// output of the last `feed` begins, `read` how much of the output the test has taken.
+pub struct Transcript<S> {
+    pub session: S,
+    buffer: SharedBuffer,
+    pub mark: usize,
+    pub read: usize,
+}
+
+impl<S: LineSession> Transcript<S> {
+    pub fn new(make: impl FnOnce(magus::protocol::uci::Output) -> S) -> Transcript<S> {
+        let buffer = SharedBuffer::default();
+        Transcript {
+            session: make(buffer.output()),
+            buffer,
+            mark: 0,
+            read: 0,
+        }
+    }
+
+    /// Everything the session has printed.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.buffer.0.lock().unwrap()).into_owned()
+    }
+
+    /// Hands the lines to the session, marking where their output begins.
+    pub fn feed(&mut self, lines: &str) {
+        self.mark = self.text().len();
+        for line in lines.lines() {
+            self.session.handle_line(line);
+        }
+    }
+
+    /// The output since the last `feed`.
+    pub fn since_mark(&self) -> Vec<String> {
+        self.text()[self.mark..]
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The output the test has not taken yet.
+    pub fn take(&mut self) -> Vec<String> {
+        let text = self.text();
+        let new = text[self.read..].to_string();
+        self.read = text.len();
+        new.lines().map(str::to_string).collect()
+    }
+
+    /// Waits (at most `limit`) for a line starting with `prefix` in the output since the last
+    /// `feed`; returns that output up to now and where it ends.
+    pub fn wait_for(&self, prefix: &str, limit: std::time::Duration) -> (Vec<String>, usize) {
+        let start = std::time::Instant::now();
+        loop {
+            let text = self.text();
+            let lines: Vec<String> = text[self.mark..].lines().map(str::to_string).collect();
+            if lines.iter().any(|l| l.starts_with(prefix)) {
+                return (lines, text.len());
+            }
+            assert!(
+                start.elapsed() < limit,
+                "no line starting with '{prefix}' in {lines:#?}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+}
