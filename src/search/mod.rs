@@ -1,6 +1,7 @@
 //! The search: iterative deepening with aspiration windows and MultiPV on the main thread,
 //! lazy SMP helpers sharing the transposition table, all stopped by one flag.
 
+mod aspiration;
 pub mod bench;
 mod eval_cache;
 pub mod ordering;
@@ -13,6 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Bitboard, Move, Position};
+use aspiration::Aspiration;
 use time::{Budget, Limits};
 use tt::TranspositionTable;
 use worker::Worker;
@@ -321,30 +323,25 @@ fn iterate<B: Bitboard>(
     let mut depth = 1 + (worker.id % 2) as i32;
     while depth <= max_depth {
         for pv_index in 0..multipv {
-            // Aspiration window around the last score, widened on failure.
-            let mut delta = 30;
-            let (mut alpha, mut beta) = if depth >= 4 {
-                (
-                    previous_scores[pv_index] - delta,
-                    previous_scores[pv_index] + delta,
-                )
-            } else {
-                (-MATE - 1, MATE + 1)
-            };
+            let mut window = Aspiration::new(depth, previous_scores[pv_index]);
             let score = loop {
                 worker.seldepth = 0;
-                let score = worker.search_root(root, &mut lines, pv_index, depth, alpha, beta);
+                let score = worker.search_root(
+                    root,
+                    &mut lines,
+                    pv_index,
+                    depth,
+                    window.alpha,
+                    window.beta,
+                );
                 if worker.stopped() {
                     break score;
                 }
-                if score <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (score - delta).max(-MATE - 1);
-                } else if score >= beta {
-                    beta = (score + delta).min(MATE + 1);
-                } else {
-                    break score;
-                }
+                let bound = match window.judge(score) {
+                    aspiration::Outcome::Exact => break score,
+                    aspiration::Outcome::FailedHigh => true,
+                    aspiration::Outcome::FailedLow => false,
+                };
                 if main {
                     report_line(
                         shared,
@@ -353,14 +350,9 @@ fn iterate<B: Bitboard>(
                         pv_index,
                         depth,
                         score,
-                        Some(score >= beta),
+                        Some(bound),
                         report,
                     );
-                }
-                delta += delta;
-                if delta > 1000 {
-                    alpha = -MATE - 1;
-                    beta = MATE + 1;
                 }
             };
             if worker.stopped() {

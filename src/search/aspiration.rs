@@ -1,0 +1,112 @@
+//! The aspiration window of one iteration: a narrow window around the last iteration's score,
+//! widened after each failure until the score falls inside it.
+
+use super::MATE;
+
+/// Below this the window is searched wide open.
+const FIRST_DEPTH: i32 = 4;
+const FIRST_DELTA: i32 = 30;
+/// Past this half-width the window opens fully.
+const GIVE_UP_DELTA: i32 = 1000;
+const WIDE: (i32, i32) = (-MATE - 1, MATE + 1);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Aspiration {
+    pub alpha: i32,
+    pub beta: i32,
+    delta: i32,
+}
+
+/// What a search in the window gave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Inside the window: the score is exact.
+    Exact,
+    /// At or above beta: the score is a lower bound.
+    FailedHigh,
+    /// At or below alpha: the score is an upper bound.
+    FailedLow,
+}
+
+impl Aspiration {
+    pub fn new(depth: i32, previous: i32) -> Aspiration {
+        let (alpha, beta) = if depth >= FIRST_DEPTH {
+            (previous - FIRST_DELTA, previous + FIRST_DELTA)
+        } else {
+            WIDE
+        };
+        Aspiration {
+            alpha,
+            beta,
+            delta: FIRST_DELTA,
+        }
+    }
+
+    /// Judges `score` against the window it was searched in and, if it fell outside, widens
+    /// the window for the next try. A fail low also pulls beta halfway down, so that the
+    /// next try is cheaper; that try may then fail high below the last iteration's score.
+    pub fn judge(&mut self, score: i32) -> Outcome {
+        let outcome = if score <= self.alpha {
+            self.beta = (self.alpha + self.beta) / 2;
+            self.alpha = (score - self.delta).max(WIDE.0);
+            Outcome::FailedLow
+        } else if score >= self.beta {
+            self.beta = (score + self.delta).min(WIDE.1);
+            Outcome::FailedHigh
+        } else {
+            return Outcome::Exact;
+        };
+        self.delta += self.delta;
+        if self.delta > GIVE_UP_DELTA {
+            (self.alpha, self.beta) = WIDE;
+        }
+        outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shallow_iterations_search_the_whole_window() {
+        let w = Aspiration::new(3, 50);
+        assert_eq!((w.alpha, w.beta), WIDE);
+        assert_eq!(Aspiration::new(3, 50).clone().judge(50), Outcome::Exact);
+    }
+
+    #[test]
+    fn a_score_inside_is_exact_and_keeps_the_window() {
+        let mut w = Aspiration::new(8, 50);
+        assert_eq!((w.alpha, w.beta), (20, 80));
+        assert_eq!(w.judge(60), Outcome::Exact);
+        assert_eq!((w.alpha, w.beta), (20, 80));
+    }
+
+    #[test]
+    fn failures_are_named_by_the_window_searched() {
+        let mut w = Aspiration::new(8, 5);
+        assert_eq!(w.judge(120), Outcome::FailedHigh);
+        assert_eq!((w.alpha, w.beta), (-25, 150));
+
+        // Low, low, then high below the old score: beta was pulled down to -25.
+        let mut w = Aspiration::new(5, 5);
+        assert_eq!(w.judge(-25), Outcome::FailedLow);
+        assert_eq!((w.alpha, w.beta), (-55, 5));
+        assert_eq!(w.judge(-55), Outcome::FailedLow);
+        assert_eq!((w.alpha, w.beta), (-115, -25));
+        assert_eq!(w.judge(-20), Outcome::FailedHigh);
+        assert_eq!(w.judge(-40), Outcome::Exact);
+    }
+
+    #[test]
+    fn the_window_opens_fully_after_repeated_failures() {
+        let mut w = Aspiration::new(10, 0);
+        let mut score = 0;
+        for _ in 0..6 {
+            score += 1000;
+            assert_eq!(w.judge(score), Outcome::FailedHigh);
+        }
+        assert_eq!((w.alpha, w.beta), WIDE);
+    }
+}
