@@ -309,8 +309,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 return static_eval;
             }
             // Null move: if passing still fails high, a real move will too (not in zugzwang-
-            // prone positions: only pawns and King left). The further the static evaluation
-            // is above beta, the more the verification can be reduced. A table entry that
+            // prone positions: only pawns and King left). The reduction grows slowly with
+            // depth, so the verification still sees a short threat. A table entry that
             // already failed low here says passing will not reach beta either.
             let last_was_null = self.moves_made.last().is_some_and(|m| m.is_null());
             let table_says_low = entry
@@ -323,7 +323,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 && self.has_pieces(pos)
                 && beta.abs() < MATE_BOUND
             {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                let r = 2 + depth / 6;
                 let mut child = *pos;
                 child.play_null();
                 self.push(child.hash(), Move::NULL);
