@@ -3,6 +3,11 @@
 //! An entry is two `AtomicU64`: the packed data, and the position's key XOR that data. A
 //! reader accepts an entry only if the XOR gives back its key, so a torn write (two threads
 //! writing one entry at once) reads as a miss instead of a wrong move.
+//!
+//! Entries come in buckets of four, one cache line: a position may sit in any slot of its
+//! bucket, and a new one replaces the least useful (empty, then from an older search, then
+//! shallowest). With one slot per position, the shallow entries that every search writes by
+//! the million pushed out the deep ones, and most of all with several threads writing.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -30,12 +35,67 @@ struct Slot {
     data: AtomicU64,
 }
 
+const SLOTS_PER_BUCKET: usize = 4;
+
+/// One cache line of slots.
+#[repr(align(64))]
+struct Bucket([Slot; SLOTS_PER_BUCKET]);
+
 pub struct TranspositionTable {
-    slots: Box<[Slot]>,
+    memory: BucketMemory,
     generation: AtomicU64,
 }
 
-const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
+/// Zeroed memory for the buckets, aligned to a cache line by hand. It comes from the
+/// allocator's zeroing path with the usual 16-byte alignment, which is `calloc`: fresh pages
+/// stay untouched until entries are written. Asking the allocator for 64-byte alignment
+/// would make it zero the memory itself and touch every page at once.
+struct BucketMemory {
+    raw: std::ptr::NonNull<u8>,
+    raw_layout: std::alloc::Layout,
+    buckets: std::ptr::NonNull<Bucket>,
+    len: usize,
+}
+
+// SAFETY: the memory is owned by the value alone, and a Bucket holds only atomics, which may
+// be shared and sent between threads.
+unsafe impl Send for BucketMemory {}
+unsafe impl Sync for BucketMemory {}
+
+impl BucketMemory {
+    /// `None` when the size is out of range or the allocator refuses.
+    fn zeroed(count: usize) -> Option<BucketMemory> {
+        let bytes = count.checked_mul(BUCKET_BYTES)?.checked_add(BUCKET_BYTES)?;
+        let raw_layout = std::alloc::Layout::from_size_align(bytes, 16).ok()?;
+        // SAFETY: the layout has a non-zero size.
+        let raw = std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(raw_layout) })?;
+        let skip = raw.as_ptr().align_offset(BUCKET_BYTES);
+        // SAFETY: `skip` < 64 and one spare bucket was allocated, so `count` buckets fit
+        // from there; all-zero bytes are a valid Bucket (AtomicU64s of 0).
+        let buckets = unsafe { raw.add(skip) }.cast::<Bucket>();
+        Some(BucketMemory {
+            raw,
+            raw_layout,
+            buckets,
+            len: count,
+        })
+    }
+
+    #[inline(always)]
+    fn as_slice(&self) -> &[Bucket] {
+        // SAFETY: `len` zeroed, aligned buckets live at `buckets` for as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.buckets.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for BucketMemory {
+    fn drop(&mut self) {
+        // SAFETY: `raw` came from `alloc_zeroed` with exactly this layout.
+        unsafe { std::alloc::dealloc(self.raw.as_ptr(), self.raw_layout) }
+    }
+}
+
+const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 
 /// Data bits: move 0..29, score 29..45, depth 45..52, bound 52..54, generation 54..60.
 fn pack(e: &Entry, generation: u8) -> u64 {
@@ -97,31 +157,28 @@ impl TranspositionTable {
                 limit / (1024 * 1024)
             )));
         }
-        let count = (bytes / SLOT_BYTES).max(1);
-        let layout = std::alloc::Layout::array::<Slot>(count)
-            .map_err(|_| cannot("the size is out of range"))?;
-        // SAFETY: `layout` has a non-zero size (count >= 1 and a Slot is 16 bytes). The
-        // memory is zeroed, and all-zero bytes are a valid Slot (two AtomicU64 of 0). A
-        // Box<[Slot]> of `count` elements frees with exactly this layout.
-        let slots = unsafe {
-            let ptr = std::alloc::alloc_zeroed(layout).cast::<Slot>();
-            if ptr.is_null() {
-                return Err(cannot("out of memory"));
-            }
-            Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, count))
-        };
+        let count = (bytes / BUCKET_BYTES).max(1);
+        if isize::try_from(count.saturating_add(1).saturating_mul(BUCKET_BYTES)).is_err() {
+            return Err(cannot("the size is out of range"));
+        }
+        let memory = BucketMemory::zeroed(count).ok_or_else(|| cannot("out of memory"))?;
         Ok(TranspositionTable {
-            slots,
+            memory,
             generation: AtomicU64::new(0),
         })
     }
 
+    #[inline(always)]
+    fn buckets(&self) -> &[Bucket] {
+        self.memory.as_slice()
+    }
+
     pub fn megabytes(&self) -> usize {
-        self.slots.len() * SLOT_BYTES / (1024 * 1024)
+        self.buckets().len() * BUCKET_BYTES / (1024 * 1024)
     }
 
     pub fn clear(&self) {
-        for s in self.slots.iter() {
+        for s in self.buckets().iter().flat_map(|b| b.0.iter()) {
             // Only written entries are written again: pages never used stay uncommitted.
             if s.data.load(Ordering::Relaxed) != 0 || s.check.load(Ordering::Relaxed) != 0 {
                 s.check.store(0, Ordering::Relaxed);
@@ -136,65 +193,83 @@ impl TranspositionTable {
     }
 
     #[inline(always)]
-    fn index(&self, key: u64) -> usize {
-        ((key as u128 * self.slots.len() as u128) >> 64) as usize
+    fn bucket(&self, key: u64) -> &Bucket {
+        let buckets = self.buckets();
+        &buckets[((key as u128 * buckets.len() as u128) >> 64) as usize]
     }
 
-    /// Starts fetching the slot of `key` into the cache: called when a move is made, so the
+    /// Starts fetching the bucket of `key` into the cache: called when a move is made, so the
     /// memory arrives while the child's other work runs rather than at its probe.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        prefetch(&self.slots[self.index(key)]);
+        prefetch(self.bucket(key));
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let slot = &self.slots[self.index(key)];
-        let data = slot.data.load(Ordering::Relaxed);
-        let check = slot.check.load(Ordering::Relaxed);
-        if check ^ data != key {
-            return None;
-        }
-        unpack(data)
+        self.bucket(key).0.iter().find_map(|slot| {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            if check ^ data == key {
+                unpack(data)
+            } else {
+                None
+            }
+        })
     }
 
     pub fn store(&self, key: u64, entry: Entry) {
-        let slot = &self.slots[self.index(key)];
-        let generation = self.generation.load(Ordering::Relaxed) as u8;
-        let old_data = slot.data.load(Ordering::Relaxed);
-        let old_check = slot.check.load(Ordering::Relaxed);
-        let same_position = old_check ^ old_data == key;
-        let old_generation = ((old_data >> 54) & 0x3F) as u8;
-        let old_depth = ((old_data >> 45) & 0x7F) as i32;
-        // Keep a deeper entry of this search for another position; replace anything else.
-        if !same_position
-            && old_data != 0
-            && old_generation == generation & 0x3F
-            && old_depth > entry.depth + 2
-        {
-            return;
+        let generation = (self.generation.load(Ordering::Relaxed) & 0x3F) as u8;
+        let bucket = &self.bucket(key).0;
+        // The slot that holds this position already, or else the least useful one: empty,
+        // then written by an older search, then the shallowest.
+        let mut target = &bucket[0];
+        let mut target_worth = i32::MAX;
+        let mut same_position = false;
+        for slot in bucket {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            if data != 0 && check ^ data == key {
+                target = slot;
+                same_position = true;
+                break;
+            }
+            let worth = if data == 0 {
+                -1
+            } else {
+                let depth = ((data >> 45) & 0x7F) as i32;
+                let current = ((data >> 54) & 0x3F) as u8 == generation;
+                depth + if current { 128 } else { 0 }
+            };
+            if worth < target_worth {
+                target = slot;
+                target_worth = worth;
+            }
         }
         let mut entry = entry;
         if same_position && entry.mv.is_null() {
             // Keep the move we knew for this position.
+            let old_data = target.data.load(Ordering::Relaxed);
             entry.mv = Move::from_bits((old_data & 0x1FFF_FFFF) as u32).unwrap_or(Move::NULL);
         }
         let data = pack(&entry, generation);
-        slot.data.store(data, Ordering::Relaxed);
-        slot.check.store(data ^ key, Ordering::Relaxed);
+        target.data.store(data, Ordering::Relaxed);
+        target.check.store(data ^ key, Ordering::Relaxed);
     }
 
     /// Permille of sampled entries written in the current search.
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) & 0x3F;
-        let sample = self.slots.len().min(1000);
-        let used = self.slots[..sample]
+        let sample = self.buckets().len().min(250);
+        let slots = sample * SLOTS_PER_BUCKET;
+        let used = self.buckets()[..sample]
             .iter()
+            .flat_map(|b| b.0.iter())
             .filter(|s| {
                 let d = s.data.load(Ordering::Relaxed);
                 d != 0 && (d >> 54) & 0x3F == generation
             })
             .count();
-        (used * 1000 / sample.max(1)) as u32
+        (used * 1000 / slots.max(1)) as u32
     }
 }
 
@@ -245,6 +320,62 @@ mod tests {
         assert!(tt.probe(0xDEAD_BEEF ^ 1).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF).is_none());
+    }
+
+    fn entry(depth: i32, score: i32) -> Entry {
+        Entry {
+            mv: Move::NULL,
+            score,
+            depth,
+            bound: Bound::Exact,
+        }
+    }
+
+    #[test]
+    fn a_bucket_holds_four_positions_and_replaces_the_least_useful() {
+        let tt = TranspositionTable::new(1).unwrap();
+        // Keys that differ only in their low bits share a bucket.
+        let base = 0x7654_3210_0000_0000u64;
+        let keys: Vec<u64> = (1..=5).map(|i| base + i).collect();
+        assert!(std::ptr::eq(tt.bucket(keys[0]), tt.bucket(keys[4])));
+        for (i, &k) in keys[..4].iter().enumerate() {
+            tt.store(k, entry(10 - i as i32, i as i32));
+        }
+        for (i, &k) in keys[..4].iter().enumerate() {
+            assert_eq!(tt.probe(k).unwrap().score, i as i32, "key {i}");
+        }
+        // A fifth position takes the slot of the shallowest (depth 7), the others stay.
+        tt.store(keys[4], entry(1, 99));
+        assert_eq!(tt.probe(keys[4]).unwrap().score, 99);
+        assert!(tt.probe(keys[3]).is_none());
+        for &k in &keys[..3] {
+            assert!(tt.probe(k).is_some());
+        }
+        // The same position is rewritten in its own slot.
+        tt.store(keys[0], entry(12, -5));
+        assert_eq!(tt.probe(keys[0]).unwrap().score, -5);
+        assert_eq!(tt.probe(keys[1]).unwrap().score, 1);
+        // Entries of an older search go first, however deep: of keys 0, 1, 2 (depths 12, 9,
+        // 8) and 4 (depth 1), a new search's shallow entries push out 4, then 2, and stay.
+        tt.new_search();
+        let (x, y) = (base + 6, base + 7);
+        tt.store(x, entry(1, 60));
+        assert!(tt.probe(keys[4]).is_none());
+        tt.store(y, entry(1, 70));
+        assert!(tt.probe(keys[2]).is_none());
+        assert_eq!(tt.probe(x).unwrap().score, 60);
+        assert_eq!(tt.probe(y).unwrap().score, 70);
+        assert!(tt.probe(keys[0]).is_some() && tt.probe(keys[1]).is_some());
+    }
+
+    #[test]
+    fn buckets_are_cache_lines() {
+        for mb in [1, 3, 16] {
+            let tt = TranspositionTable::new(mb).unwrap();
+            assert_eq!(std::mem::size_of::<Bucket>(), 64);
+            assert_eq!(tt.buckets().as_ptr() as usize % 64, 0);
+            assert_eq!(tt.megabytes(), mb);
+        }
     }
 
     #[test]
