@@ -252,3 +252,24 @@ fn each_pruning_switch_changes_the_search() {
     };
     assert!(nodes(none) > all, "no pruning should search more nodes");
 }
+
+/// With two threads, a depth-limited search ends, reports the depth asked for (the helper runs
+/// ahead of the main thread and stops at the limit) and answers with a legal move.
+#[test]
+fn two_threads_reach_the_depth_and_stop() {
+    for (variant, fen) in [
+        (
+            "chess",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        ),
+        (
+            "magi",
+            "rnbcqkwbnr/pppppppppp/d2p2p2d/10/10/10/10/D2P2P2D/PPPPPPPPPP/RNBCQKWBNR w KQkq - 0 1",
+        ),
+    ] {
+        let pos = position(variant, fen);
+        let result = search(&pos, &[], Limits::depth(9), 2);
+        assert_eq!(result.depth, 9, "{variant}");
+        assert!(pos.legal_moves_wire(1).contains(&wire(&pos, result.best)));
+    }
+}

@@ -10,7 +10,7 @@ pub mod tt;
 mod worker;
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Bitboard, Move, Position};
@@ -134,6 +134,8 @@ pub struct Shared<'a> {
     pub stop: &'a AtomicBool,
     control: &'a SearchControl,
     pub nodes: AtomicU64,
+    /// The last depth the main thread completed: helpers keep ahead of it.
+    completed: AtomicI32,
     pub options: SearchOptions,
     limits: Limits,
     budget: Budget,
@@ -212,6 +214,7 @@ pub fn think<B: Bitboard>(
         stop: &control.stop,
         control,
         nodes: AtomicU64::new(0),
+        completed: AtomicI32::new(0),
         options: options.clone(),
         limits: limits.clone(),
         budget,
@@ -401,7 +404,15 @@ fn iterate<B: Bitboard>(
         } else if shared.stop.load(Ordering::Relaxed) {
             break;
         }
-        depth += 1;
+        if main {
+            shared.completed.store(depth, Ordering::Relaxed);
+            depth += 1;
+        } else {
+            // A helper that fell behind the main thread jumps ahead of it again: searching
+            // what the main thread is searching, or has searched, only duplicates its work.
+            let ahead = shared.completed.load(Ordering::Relaxed) + 1 + (worker.id % 2) as i32;
+            depth = (depth + 1).max(ahead);
+        }
     }
     if main {
         // While pondering or in infinite mode, the answer waits for `stop` or `ponderhit`.
