@@ -687,3 +687,32 @@ fn royal_magician_moves_with_a_drop_are_not_for_xboard() {
     let m = engine_move(&t.wait("move "));
     assert!(!m.contains(','), "{m}");
 }
+
+/// With "Only XBoard moves", a side whose every legal move is one XBoard would forfeit (here a
+/// King in a spell's check, whose answers are all spells) resigns instead of moving; without
+/// the option it plays a spell.
+#[test]
+fn with_only_xboard_moves_a_side_with_none_resigns() {
+    let fen = "2mk1r1/p2*1P1/*1p1M1*/*1P*2*/*3M1*/2K*1RP/6r b - - 25 75";
+    let registry = Registry::builtin();
+    let pos = AnyPosition::from_fen(registry.get("magician-chess").unwrap(), Some(fen)).unwrap();
+    with_position!(&pos, p => {
+        let legal = p.legal_moves();
+        assert!(!legal.is_empty());
+        assert!(legal.iter().all(|&m| !xboard_checkable(p, m, None)));
+    });
+    let mut t = Transcript::start();
+    t.send(&format!(
+        "xboard\nprotover 2\nnew\nvariant magician-chess\nforce\nsetboard {fen}\nsd 3"
+    ));
+    t.send("option Only XBoard moves=1\ngo");
+    let lines = t.wait("resign");
+    assert!(!lines.iter().any(|l| l.starts_with("move ")), "{lines:?}");
+
+    let mut t = Transcript::start();
+    t.send(&format!(
+        "xboard\nprotover 2\nnew\nvariant magician-chess\nforce\nsetboard {fen}\nsd 3\ngo"
+    ));
+    let lines = t.wait("move ");
+    assert!(!lines.iter().any(|l| l == "resign"), "{lines:?}");
+}

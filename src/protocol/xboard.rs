@@ -1167,6 +1167,23 @@ fn run_worker(mut job: Job, tt: &TranspositionTable, turn: &Mutex<Turn>, out: &O
                 .into_iter()
                 .filter(|&m| xboard_checkable(p, m, last_from))
                 .collect());
+            // When every legal move is one XBoard would forfeit (a King in a spell's check
+            // can often only answer with a spell), resigning ends the game as a game rather
+            // than as a forfeit.
+            if job.limits.searchmoves.is_empty()
+                && !job.limits.ponder
+                && !job.analyze
+                && !pos.legal_moves_wire(1).is_empty()
+            {
+                let mut t = turn.lock().unwrap_or_else(|e| e.into_inner());
+                if !t.cancelled {
+                    say(out, "resign");
+                    t.resigned = true;
+                    t.thinking = false;
+                    flush_pongs(&mut t, out);
+                }
+                return;
+            }
         }
         let history = &job.game.hashes()[..job.game.hashes().len() - 1];
         let total = pos.legal_moves_wire(1).len();
