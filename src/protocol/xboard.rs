@@ -1162,18 +1162,20 @@ fn run_worker(mut job: Job, tt: &TranspositionTable, turn: &Mutex<Turn>, out: &O
         if job.checkable_only {
             // Only the moves XBoard can check (all of them if none is).
             let last_from = job.game.moves().last().map(|m| m.from());
-            job.limits.searchmoves = with_position!(&pos, p => p
-                .legal_moves()
-                .into_iter()
-                .filter(|&m| xboard_checkable(p, m, last_from))
-                .collect());
+            let (legal, checkable) = with_position!(&pos, p => {
+                let legal = p.legal_moves();
+                let checkable: Vec<_> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&m| xboard_checkable(p, m, last_from))
+                    .collect();
+                (legal.len(), checkable)
+            });
+            job.limits.searchmoves = checkable;
             // When every legal move is one XBoard would forfeit (a King in a spell's check
             // can often only answer with a spell), resigning ends the game as a game rather
             // than as a forfeit.
-            if job.limits.searchmoves.is_empty()
-                && !job.limits.ponder
-                && !job.analyze
-                && !pos.legal_moves_wire(1).is_empty()
+            if job.limits.searchmoves.is_empty() && legal > 0 && !job.limits.ponder && !job.analyze
             {
                 let mut t = turn.lock().unwrap_or_else(|e| e.into_inner());
                 if !t.cancelled {

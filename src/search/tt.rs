@@ -173,12 +173,16 @@ impl TranspositionTable {
         self.memory.as_slice()
     }
 
+    fn slots(&self) -> impl Iterator<Item = &Slot> {
+        self.buckets().iter().flat_map(|b| b.0.iter())
+    }
+
     pub fn megabytes(&self) -> usize {
         self.buckets().len() * BUCKET_BYTES / (1024 * 1024)
     }
 
     pub fn clear(&self) {
-        for s in self.buckets().iter().flat_map(|b| b.0.iter()) {
+        for s in self.slots() {
             // Only written entries are written again: pages never used stay uncommitted.
             if s.data.load(Ordering::Relaxed) != 0 || s.check.load(Ordering::Relaxed) != 0 {
                 s.check.store(0, Ordering::Relaxed);
@@ -190,7 +194,7 @@ impl TranspositionTable {
     /// Writes every entry once, so that the system commits all the table's pages now rather
     /// than one by one as a search first writes them (for measuring the search alone).
     pub fn commit_pages(&self) {
-        for s in self.buckets().iter().flat_map(|b| b.0.iter()) {
+        for s in self.slots() {
             s.check.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
         }
