@@ -9,7 +9,7 @@ use magus::board::Color;
 use magus::pgn;
 use magus::tournament::clock::{Clock, Limit};
 use magus::tournament::payoff::{Offer, OfferKind, PayoffEnd, PayoffRules};
-use magus::tournament::referee::GameResult;
+use magus::tournament::referee::{GameRecord, GameResult};
 use magus::tournament::stats::{Sprt, SprtDecision, Wld, elo_from_score, erf, normal_quantile};
 use magus::tournament::{Summary, cli, run, schedule};
 use magus::variant::Registry;
@@ -44,6 +44,17 @@ fn play(words: &[&str]) -> Summary {
     let registry = Registry::builtin();
     let config = cli::config(&args.m, &registry, None).unwrap_or_else(|e| panic!("{e}"));
     run(&config, |_| {}).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A game cut at its length limit or won by mate: either way not forfeited on time or for an
+/// illegal move. Which of the two depends on how the engines' clocks went, so tests accept both.
+fn assert_ended_over_the_board(g: &GameRecord) {
+    assert!(
+        ["max length", "checkmate"].contains(&g.termination.as_str()),
+        "{}: {}",
+        g.termination,
+        g.detail
+    );
 }
 
 fn magus_engine(name: &str) -> String {
@@ -277,7 +288,7 @@ fn a_clock_game_keeps_time_without_forfeits() {
         "3",
     ]);
     for g in &summary.games {
-        assert_eq!(g.termination, "max length", "{}", g.detail);
+        assert_ended_over_the_board(g);
         assert_eq!(
             g.time_control,
             ["40/1+0.05".to_string(), "40/1+0.05".to_string()]
@@ -1073,8 +1084,9 @@ fn engines_with_their_own_limits() {
     assert_eq!(games[0].tag("BlackTimeControl"), Some("-"));
     assert_eq!(games[1].tag("WhiteTimeControl"), Some("-"));
     assert_eq!(games[0].tag("TimeControl"), None);
+    // The clocked engine may mate the 300-node one inside 20 plies; either way no forfeit.
     for g in &summary.games {
-        assert_eq!(g.termination, "max length", "{}", g.detail);
+        assert_ended_over_the_board(g);
     }
 }
 
