@@ -273,3 +273,40 @@ fn two_threads_reach_the_depth_and_stop() {
         assert!(pos.legal_moves_wire(1).contains(&wire(&pos, result.best)));
     }
 }
+
+/// With two threads the main thread may play a deeper iteration a helper completed: what it
+/// reports must be what it plays. The completed lines come in order of depth, the last one is
+/// the depth of the result, and its line starts with the best move and then the ponder move.
+#[test]
+fn two_threads_report_the_line_they_play() {
+    let pos = position(
+        "chess",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    );
+    for depth in [8, 10] {
+        let tt = TranspositionTable::new(16).unwrap();
+        let options = SearchOptions {
+            threads: 2,
+            ..SearchOptions::default()
+        };
+        let control = SearchControl::default();
+        let reports = std::sync::Mutex::new(Vec::new());
+        let record = |r: &magus::search::Report| {
+            if r.bound.is_none() {
+                reports.lock().unwrap().push(r.clone());
+            }
+        };
+        let limits = Limits::depth(depth);
+        let result =
+            with_position!(&pos, p => think(p, &[], &limits, &options, &tt, &control, &record));
+        let reports = reports.into_inner().unwrap();
+        let depths: Vec<i32> = reports.iter().map(|r| r.depth).collect();
+        assert!(depths.windows(2).all(|w| w[0] < w[1]), "{depths:?}");
+        let last = reports.last().unwrap();
+        assert_eq!(last.depth, depth);
+        assert_eq!(result.depth, depth);
+        assert_eq!(last.pv[0], result.best);
+        assert_eq!(last.pv.get(1).copied(), result.ponder);
+        assert_eq!(last.score, result.score);
+    }
+}

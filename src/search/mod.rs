@@ -1,5 +1,6 @@
 //! The search: iterative deepening with aspiration windows and MultiPV on the main thread,
-//! lazy SMP helpers sharing the transposition table, all stopped by one flag.
+//! lazy SMP helpers sharing the transposition table and leapfrogging one another's iterations
+//! (`frontier`), all stopped by one flag.
 
 mod aspiration;
 pub mod bench;
