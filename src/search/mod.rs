@@ -1,23 +1,20 @@
 //! The search: iterative deepening with aspiration windows and MultiPV on the main thread,
-//! lazy SMP helpers sharing the transposition table and leapfrogging one another's iterations
-//! (`frontier`), all stopped by one flag.
+//! lazy SMP helpers sharing the transposition table, all stopped by one flag.
 
 mod aspiration;
 pub mod bench;
 mod eval_cache;
-mod frontier;
 pub mod ordering;
 pub mod time;
 pub mod tt;
 mod worker;
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Bitboard, Move, Position};
 use aspiration::Aspiration;
-use frontier::{Frontier, Iteration};
 use time::{Budget, Limits};
 use tt::TranspositionTable;
 use worker::Worker;
@@ -137,12 +134,10 @@ pub struct Shared<'a> {
     pub stop: &'a AtomicBool,
     control: &'a SearchControl,
     pub nodes: AtomicU64,
-    /// The deepest iteration completed, for the threads to leapfrog one another.
-    frontier: Frontier,
+    /// The last depth the main thread completed: helpers keep ahead of it.
+    completed: AtomicI32,
     pub options: SearchOptions,
     limits: Limits,
-    /// The depth limit, or the deepest the search can go.
-    max_depth: i32,
     budget: Budget,
     start: Instant,
 }
@@ -156,10 +151,9 @@ impl Shared<'_> {
         }
     }
 
-    /// The search must end now: stopped, at its depth, out of nodes, or (main thread) out of
-    /// time.
+    /// The search must end now: stopped, out of nodes, or (main thread) out of time.
     fn should_stop(&self, main: bool) -> bool {
-        if self.stop.load(Ordering::Relaxed) || self.frontier.completed() >= self.max_depth {
+        if self.stop.load(Ordering::Relaxed) {
             return true;
         }
         if let Some(n) = self.limits.nodes
@@ -215,29 +209,23 @@ pub fn think<B: Bitboard>(
     } else {
         Budget::new(limits, options.move_overhead)
     };
-    let mut legal: Vec<Move> = root.legal_moves().into_iter().collect();
-    if !limits.searchmoves.is_empty() {
-        legal.retain(|m| limits.searchmoves.contains(m));
-    }
     let shared = Shared {
         tt,
         stop: &control.stop,
         control,
         nodes: AtomicU64::new(0),
-        frontier: Frontier::new(
-            options.multipv.clamp(1, legal.len().max(1)) == 1,
-            options.threads.max(1),
-        ),
+        completed: AtomicI32::new(0),
         options: options.clone(),
         limits: limits.clone(),
-        max_depth: limits
-            .depth
-            .unwrap_or(ordering::MAX_PLY as i32 - 1)
-            .clamp(1, ordering::MAX_PLY as i32 - 1),
         budget,
         start,
     };
     tt.new_search();
+
+    let mut legal: Vec<Move> = root.legal_moves().into_iter().collect();
+    if !limits.searchmoves.is_empty() {
+        legal.retain(|m| limits.searchmoves.contains(m));
+    }
     if legal.is_empty() {
         return SearchResult {
             best: Move::NULL,
@@ -322,6 +310,11 @@ fn iterate<B: Bitboard>(
     } else {
         1
     };
+    let max_depth = shared
+        .limits
+        .depth
+        .unwrap_or(ordering::MAX_PLY as i32 - 1)
+        .clamp(1, ordering::MAX_PLY as i32 - 1);
     let mut best = SearchResult {
         best: lines[0].mv,
         ponder: None,
@@ -331,9 +324,7 @@ fn iterate<B: Bitboard>(
     };
     let mut previous_scores = vec![0; multipv];
     let mut depth = 1 + (worker.id % 2) as i32;
-    while depth <= shared.max_depth {
-        let mut abandoned = false;
-        shared.frontier.enter(depth);
+    while depth <= max_depth {
         for pv_index in 0..multipv {
             let mut window = Aspiration::new(depth, previous_scores[pv_index]);
             let score = loop {
@@ -368,11 +359,6 @@ fn iterate<B: Bitboard>(
                 }
             };
             if worker.stopped() {
-                // Another thread completed this depth: its result stands, go on beyond it.
-                if !shared.should_stop(main) && shared.frontier.overtaken(depth) {
-                    worker.resume();
-                    abandoned = true;
-                }
                 break;
             }
             previous_scores[pv_index] = score;
@@ -389,22 +375,17 @@ fn iterate<B: Bitboard>(
                 );
             }
         }
-        shared.frontier.leave(depth);
         if worker.stopped() {
             break;
         }
-        if !abandoned {
-            best = result_of(&lines[0], previous_scores[0], depth);
-            if shared.frontier.counts(main) {
-                shared
-                    .frontier
-                    .publish(depth, previous_scores[0], &lines[0]);
-            }
-        }
-        if let Some(deeper) = shared.frontier.deeper_than(best.depth) {
-            best = adopt(&deeper, &mut lines, &mut previous_scores);
-            report_iteration(shared, worker, &deeper, report);
-        }
+        let top = &lines[0];
+        best = SearchResult {
+            best: top.mv,
+            ponder: top.pv.get(1).copied(),
+            score: Score::from_internal(previous_scores[0]),
+            depth,
+            nodes: 0,
+        };
         if main {
             if let Some(n) = shared.limits.mate_in
                 && let Score::Mate(m) = best.score
@@ -420,25 +401,20 @@ fn iterate<B: Bitboard>(
             {
                 break;
             }
-            depth = shared
-                .frontier
-                .next_depth(depth.max(best.depth) + 1, shared.max_depth);
+        } else if shared.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        if main {
+            shared.completed.store(depth, Ordering::Relaxed);
+            depth += 1;
         } else {
-            if shared.stop.load(Ordering::Relaxed) {
-                break;
-            }
-            // Searching what the main thread is searching, or has searched, only duplicates
-            // its work: a helper that fell behind jumps ahead of it again.
-            let ahead = (depth + 1).max(shared.frontier.completed() + 1);
-            depth = shared.frontier.next_depth(ahead, shared.max_depth);
+            // A helper that fell behind the main thread jumps ahead of it again: searching
+            // what the main thread is searching, or has searched, only duplicates its work.
+            let ahead = shared.completed.load(Ordering::Relaxed) + 1 + (worker.id % 2) as i32;
+            depth = (depth + 1).max(ahead);
         }
     }
     if main {
-        // A helper may have completed a deeper iteration while this one was cut short.
-        if let Some(deeper) = shared.frontier.deeper_than(best.depth) {
-            best = adopt(&deeper, &mut lines, &mut previous_scores);
-            report_iteration(shared, worker, &deeper, report);
-        }
         // While pondering or in infinite mode, the answer waits for `stop` or `ponderhit`.
         while (shared.limits.infinite || control.pondering.load(Ordering::Relaxed))
             && !shared.stop.load(Ordering::Relaxed)
@@ -447,37 +423,6 @@ fn iterate<B: Bitboard>(
         }
     }
     best
-}
-
-fn result_of(line: &RootLine, score: i32, depth: i32) -> SearchResult {
-    SearchResult {
-        best: line.mv,
-        ponder: line.pv.get(1).copied(),
-        score: Score::from_internal(score),
-        depth,
-        nodes: 0,
-    }
-}
-
-/// Takes another thread's deeper iteration as this thread's own: its move goes first and its
-/// score centres the next aspiration window.
-fn adopt(deeper: &Iteration, lines: &mut [RootLine], previous_scores: &mut [i32]) -> SearchResult {
-    if let Some(i) = lines.iter().position(|l| l.mv == deeper.line.mv) {
-        lines[..=i].rotate_right(1);
-        lines[0] = deeper.line.clone();
-    }
-    previous_scores[0] = deeper.score;
-    result_of(&deeper.line, deeper.score, deeper.depth)
-}
-
-fn report_iteration<B: Bitboard>(
-    shared: &Shared,
-    worker: &mut Worker<B>,
-    iteration: &Iteration,
-    report: Option<&(dyn Fn(&Report) + Sync)>,
-) {
-    let Iteration { depth, score, line } = iteration;
-    report_line(shared, worker, line, 0, *depth, *score, None, report);
 }
 
 #[allow(clippy::too_many_arguments)]

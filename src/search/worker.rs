@@ -35,8 +35,6 @@ pub struct Worker<'a, B: Bitboard> {
     unflushed: u64,
     pub seldepth: usize,
     stopped: bool,
-    /// The depth of the iteration being searched.
-    iteration: i32,
     reductions: [[i32; 64]; 64],
     /// The static evaluation at each ply of the path (`-INFINITY` in check), to tell whether
     /// the side to move is doing better than two plies ago.
@@ -70,7 +68,6 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             unflushed: 0,
             seldepth: 0,
             stopped: false,
-            iteration: 0,
             reductions,
             static_evals: [-INFINITY; MAX_PLY + 2],
             _marker: std::marker::PhantomData,
@@ -98,11 +95,6 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         self.stopped
     }
 
-    /// Goes on after an iteration was abandoned (another thread completed it).
-    pub fn resume(&mut self) {
-        self.stopped = false;
-    }
-
     /// Counts a node; every so often publishes the count and looks at the stop conditions.
     #[inline]
     fn count_node(&mut self) {
@@ -110,9 +102,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         self.unflushed += 1;
         if self.unflushed >= CHECK_EVERY {
             self.flush_nodes();
-            if self.shared.should_stop(self.id == 0)
-                || self.shared.frontier.overtaken(self.iteration)
-            {
+            if self.shared.should_stop(self.id == 0) {
                 self.stopped = true;
             }
         }
@@ -164,7 +154,6 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         beta: i32,
     ) -> i32 {
         let mut best = -INFINITY;
-        self.iteration = depth;
         self.pv_len[0] = 0;
         let in_check = pos.in_check();
         for i in first..lines.len() {
