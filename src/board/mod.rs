@@ -13,6 +13,6 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use layout::Layout;
 pub use moves::{Move, MoveKind};
-pub use piece::{Color, Kind, Piece};
+pub use piece::{Color, Kind, MAX_KINDS, Piece};
 pub use position::Position;
 pub use square::{Dims, Square};

@@ -3,14 +3,16 @@
 //! Terms: material (the variant's piece values); placement (piece-square tables derived from
 //! each piece's moves, so file-defined pieces get sensible ones); mobility of sliding pieces;
 //! King safety (attacks on the King's zone, pawn shield); pawn structure (passed, isolated,
-//! doubled); and each variant's own terms (`variant_terms.rs`). Weights: `params.rs`.
-//! Middlegame and endgame scores are tapered by the non-pawn material left.
+//! doubled); threats (pieces attacked by lesser ones); and each variant's own terms
+//! (`variant_terms.rs`). Weights: `params.rs`. Middlegame and endgame scores are tapered by
+//! the non-pawn material left. Every term but material and tempo can be switched off
+//! ([`TermSet`]), to measure in games what it is worth.
 
 mod params;
 mod tables;
 mod variant_terms;
 
-use crate::board::{Bitboard, Color, Kind, Position};
+use crate::board::{Bitboard, Color, Kind, MAX_KINDS, Position};
 pub use params::Params;
 pub use tables::EvalTables;
 
@@ -31,19 +33,58 @@ pub enum TermId {
     Mobility = 2,
     KingSafety = 3,
     Pawns = 4,
-    Variant = 5,
-    Tempo = 6,
+    Threats = 5,
+    Variant = 6,
+    Tempo = 7,
 }
 
-const TERM_NAMES: [&str; 7] = [
+const TERM_NAMES: [&str; 8] = [
     "Material",
     "Placement",
     "Mobility",
     "King safety",
     "Pawns",
+    "Threats",
     "Variant",
     "Tempo",
 ];
+
+/// The terms of the full evaluation that are on. Material and tempo always are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TermSet(u8);
+
+impl TermSet {
+    pub const ALL: TermSet = TermSet(u8::MAX);
+
+    /// The terms that can be switched off, with the name of the UCI check option that does it.
+    pub const SWITCHES: [(TermId, &'static str); 6] = [
+        (TermId::Placement, "Eval Placement"),
+        (TermId::Mobility, "Eval Mobility"),
+        (TermId::KingSafety, "Eval King Safety"),
+        (TermId::Pawns, "Eval Pawns"),
+        (TermId::Threats, "Eval Threats"),
+        (TermId::Variant, "Eval Variant Terms"),
+    ];
+
+    #[inline(always)]
+    pub fn contains(self, term: TermId) -> bool {
+        matches!(term, TermId::Material | TermId::Tempo) || self.0 & (1 << term as u8) != 0
+    }
+
+    pub fn set(&mut self, term: TermId, on: bool) {
+        if on {
+            self.0 |= 1 << term as u8;
+        } else {
+            self.0 &= !(1 << term as u8);
+        }
+    }
+}
+
+impl Default for TermSet {
+    fn default() -> Self {
+        TermSet::ALL
+    }
+}
 
 /// Where terms go: summed for the search, kept apart for `eval`.
 pub(crate) trait Sink {
@@ -69,9 +110,24 @@ impl Sink for Sum {
     }
 }
 
+/// A sum that leaves out the terms switched off.
+struct Masked {
+    sum: Sum,
+    terms: TermSet,
+}
+
+impl Sink for Masked {
+    #[inline(always)]
+    fn add(&mut self, term: TermId, color: Color, mg: i32, eg: i32) {
+        if self.terms.contains(term) {
+            self.sum.add(term, color, mg, eg);
+        }
+    }
+}
+
 #[derive(Default)]
 struct ByTerm {
-    parts: [[(i32, i32); 2]; 7],
+    parts: [[(i32, i32); 2]; TERM_NAMES.len()],
 }
 
 impl Sink for ByTerm {
@@ -87,7 +143,25 @@ impl Sink for ByTerm {
 pub fn evaluate<B: Bitboard>(pos: &Position<B>, tables: &EvalTables<B>) -> i32 {
     let mut sum = Sum::default();
     let phase = collect(pos, tables, &mut sum);
-    let white = tables.taper(sum.mg, sum.eg, phase);
+    for_side_to_move(pos, tables.taper(sum.mg, sum.eg, phase))
+}
+
+/// The evaluation with only the terms in `terms`, for the side to move.
+pub fn evaluate_terms<B: Bitboard>(
+    pos: &Position<B>,
+    tables: &EvalTables<B>,
+    terms: TermSet,
+) -> i32 {
+    let mut masked = Masked {
+        sum: Sum::default(),
+        terms,
+    };
+    let phase = collect(pos, tables, &mut masked);
+    for_side_to_move(pos, tables.taper(masked.sum.mg, masked.sum.eg, phase))
+}
+
+#[inline(always)]
+fn for_side_to_move<B: Bitboard>(pos: &Position<B>, white: i32) -> i32 {
     if pos.side() == Color::White {
         white
     } else {
@@ -144,9 +218,11 @@ pub fn evaluate_with<B: Bitboard>(
     pos: &Position<B>,
     tables: &EvalTables<B>,
     mode: EvalMode,
+    terms: TermSet,
 ) -> i32 {
     match mode {
-        EvalMode::Full => evaluate(pos, tables),
+        EvalMode::Full if terms == TermSet::ALL => evaluate(pos, tables),
+        EvalMode::Full => evaluate_terms(pos, tables, terms),
         EvalMode::Material => evaluate_material(pos),
     }
 }
@@ -182,6 +258,8 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
     let blockers = pos.blockers();
     let mut phase = 0;
     let mut attack_units = [0i32; 2];
+    // What each side's pieces of each kind attack, for the threats.
+    let mut attacks_by_kind = [[B::EMPTY; MAX_KINDS]; 2];
     let kings = [pos.king(Color::White), pos.king(Color::Black)];
     let zones: [B; 2] = [
         tables.king_zone(Color::White, kings[0]),
@@ -199,7 +277,11 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
             sink.add(TermId::Material, color, value, value);
             sink.add(TermId::Placement, color, pst_mg, pst_eg);
             phase += tables.phase_weight[k];
-            if kind == layout.king || layout.is_pawn[k] {
+            if layout.is_pawn[k] {
+                attacks_by_kind[c][k] |= layout.capture_leaps(kind, color, sq);
+                continue;
+            }
+            if kind == layout.king {
                 continue;
             }
             // What the piece attacks: its capture leaps and its capture slides.
@@ -221,6 +303,7 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
                     (reach - expected) * params.mobility.1,
                 );
             }
+            attacks_by_kind[c][k] |= attacks;
             let on_zone = (attacks & zones[them.index()]).count() as i32;
             if on_zone > 0 {
                 attack_units[c] += on_zone * tables.attack_weight[k];
@@ -248,9 +331,46 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
     if let Some(pawn) = layout.pawn {
         pawn_structure(pos, tables, pawn, sink);
     }
+    threats(pos, tables, &attacks_by_kind, sink);
     variant_terms::add(pos, tables, sink);
     sink.add(TermId::Tempo, pos.side(), params.tempo, params.tempo / 2);
     phase.min(tables.total_phase)
+}
+
+/// A piece attacked by a piece worth less is in trouble: a pawn on a Knight, a Knight on a
+/// Rook. Leaps are the capture leaps, so Deathmatch's Home-File Transference threats count.
+fn threats<B: Bitboard, S: Sink>(
+    pos: &Position<B>,
+    tables: &EvalTables<B>,
+    attacks_by_kind: &[[B; MAX_KINDS]; 2],
+    sink: &mut S,
+) {
+    let king = pos.layout().king;
+    let (mg, eg) = tables.params.threat_by_lesser;
+    for color in Color::BOTH {
+        let by = &attacks_by_kind[color.index()];
+        // Kinds in rising value: `lesser` holds the attacks of every kind worth less than
+        // the group being looked at.
+        let mut lesser = B::EMPTY;
+        let mut group = B::EMPTY;
+        let mut group_value = i32::MIN;
+        let mut count = 0;
+        for &kind in &tables.kinds_by_value {
+            let value = tables.values[kind.index()];
+            if value != group_value {
+                lesser |= group;
+                group = B::EMPTY;
+                group_value = value;
+            }
+            group |= by[kind.index()];
+            if kind != king {
+                count += (pos.pieces(!color, kind) & lesser).count() as i32;
+            }
+        }
+        if count > 0 {
+            sink.add(TermId::Threats, color, count * mg, count * eg);
+        }
+    }
 }
 
 fn pawn_structure<B: Bitboard, S: Sink>(
@@ -283,7 +403,11 @@ fn pawn_structure<B: Bitboard, S: Sink>(
                     params.isolated_pawn.1,
                 );
             }
-            if (ours & tables.front_span(color, sq)).any() {
+            let ahead = ours & tables.front_span(color, sq);
+            // A pawn still where the setup put it behind another (Magi's d2/d3 and g2/g3,
+            // whose first moves can pass one another's squares) is not a weakness.
+            let setup = tables.setup_pawns[color.index()];
+            if ahead.any() && !(setup.has(sq) && (ahead & !setup).is_empty()) {
                 sink.add(
                     TermId::Pawns,
                     color,

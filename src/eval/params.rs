@@ -16,6 +16,8 @@ pub struct Params {
     pub passed_pawn: (i32, i32),
     pub isolated_pawn: (i32, i32),
     pub doubled_pawn: (i32, i32),
+    /// Per enemy piece attacked by a piece of ours worth less.
+    pub threat_by_lesser: (i32, i32),
     /// Deathmatch: a Bishop that can still become a Magician.
     pub unswapped_bishop: i32,
     /// Deathmatch: a Magician with a pawn one (or two) moves from the promotion rank.
@@ -41,6 +43,7 @@ pub fn for_variant(variant: &Variant) -> Params {
         passed_pawn: (60, 130),
         isolated_pawn: (-8, -14),
         doubled_pawn: (-8, -18),
+        threat_by_lesser: (30, 20),
         unswapped_bishop: 0,
         magician_upgrade_near: 0,
         magician_upgrade_far: 0,

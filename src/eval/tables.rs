@@ -29,6 +29,10 @@ pub struct EvalTables<B: Bitboard> {
     progress: Vec<i32>,
     /// Per file: the files next to it.
     pub adjacent_files: Vec<B>,
+    /// Every kind, in rising value.
+    pub kinds_by_value: Vec<Kind>,
+    /// Per colour: the pawns of the start position, on their setup squares.
+    pub setup_pawns: [B; 2],
 }
 
 /// Reach of a piece on a board with only the start position's holes.
@@ -186,6 +190,12 @@ impl<B: Bitboard> EvalTables<B> {
         let adjacent_files = (0..dims.files as i32)
             .map(|f| square_set(&|t| (dims.file(t) as i32 - f).abs() == 1))
             .collect();
+        let mut kinds_by_value: Vec<Kind> = (0..kinds).map(|k| Kind(k as u8)).collect();
+        kinds_by_value.sort_by_key(|k| variant.pieces[k.index()].value);
+        let setup_pawns = Color::BOTH.map(|color| match (start, layout.pawn) {
+            (Some(p), Some(pawn)) => p.pieces(color, pawn),
+            _ => B::EMPTY,
+        });
         EvalTables {
             params: params::for_variant(variant),
             values: variant.pieces.iter().map(|p| p.value).collect(),
@@ -202,6 +212,8 @@ impl<B: Bitboard> EvalTables<B> {
             front,
             progress,
             adjacent_files,
+            kinds_by_value,
+            setup_pawns,
         }
     }
 

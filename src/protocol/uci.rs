@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use vampirc_uci::UciMessage;
 
+use crate::eval::TermSet;
 use crate::game::{AnyPosition, Game, check_variant};
 use crate::protocol::notation;
 use crate::search::time::Limits;
@@ -205,7 +206,10 @@ impl UciSession {
         self.say("option name VariantPath type string default <empty>");
         self.say("option name Scoring type combo default standard var standard var magi-12");
         self.say("option name Evaluation type combo default full var full var material");
-        for name in PRUNING_OPTIONS {
+        for name in PRUNING_OPTIONS
+            .into_iter()
+            .chain(TermSet::SWITCHES.map(|(_, name)| name))
+        {
             self.say(&format!("option name {name} type check default true"));
         }
         self.say("uciok");
@@ -272,6 +276,17 @@ impl UciSession {
             }
             "futility pruning" => flag(value, name).map(|on| self.options.pruning.futility = on),
             "late move pruning" => flag(value, name).map(|on| self.options.pruning.move_count = on),
+            term if term.starts_with("eval ") => {
+                match TermSet::SWITCHES
+                    .iter()
+                    .find(|(_, option)| option.eq_ignore_ascii_case(term))
+                {
+                    Some(&(id, _)) => {
+                        flag(value, name).map(|on| self.options.eval_terms.set(id, on))
+                    }
+                    None => Err(format!("unknown option '{name}'")),
+                }
+            }
             "uci_variant" => self.set_variant(value),
             "variantpath" => {
                 if value.is_empty() || value == "<empty>" {

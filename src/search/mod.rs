@@ -33,6 +33,8 @@ pub struct SearchOptions {
     /// the Magi 12-point payoff values it above a draw).
     pub stalemate_bonus: i32,
     pub eval_mode: crate::eval::EvalMode,
+    /// The terms of the full evaluation that are on (all of them in play).
+    pub eval_terms: crate::eval::TermSet,
     pub pruning: Pruning,
 }
 
@@ -69,6 +71,7 @@ impl Default for SearchOptions {
             move_overhead: Duration::from_millis(30),
             stalemate_bonus: 0,
             eval_mode: crate::eval::EvalMode::Full,
+            eval_terms: crate::eval::TermSet::ALL,
             pruning: Pruning::default(),
         }
     }

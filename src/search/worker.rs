@@ -11,7 +11,7 @@ use super::ordering::{
 use super::tt::{Bound, Entry};
 use super::{MATE, MATE_BOUND, RootLine, Shared};
 use crate::board::{Bitboard, Move, MoveKind, Position};
-use crate::eval::{EvalMode, EvalTables, LAZY_MARGIN, evaluate_fast, evaluate_with};
+use crate::eval::{EvalMode, EvalTables, LAZY_MARGIN, TermSet, evaluate_fast, evaluate_with};
 use crate::movegen::MoveList;
 use crate::variant::Stalemate;
 
@@ -79,7 +79,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         if let Some(score) = self.eval_cache.get(pos.hash()) {
             return score;
         }
-        let score = evaluate_with(pos, self.eval_tables, self.shared.options.eval_mode);
+        let options = &self.shared.options;
+        let score = evaluate_with(pos, self.eval_tables, options.eval_mode, options.eval_terms);
         self.eval_cache.put(pos.hash(), score);
         score
     }
@@ -514,7 +515,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         if !in_check {
             // Far outside the window, the cheap estimate decides as well as the full one.
             let stand_pat = match self.shared.options.eval_mode {
-                EvalMode::Full if self.eval_cache.get(pos.hash()).is_none() => {
+                EvalMode::Full
+                    if self.shared.options.eval_terms == TermSet::ALL
+                        && self.eval_cache.get(pos.hash()).is_none() =>
+                {
                     let fast = evaluate_fast(pos, self.eval_tables);
                     if fast - LAZY_MARGIN >= beta || fast + LAZY_MARGIN <= alpha {
                         fast
