@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use magus::protocol::uci::UciSession;
+use magus::protocol::uci::{PAYOFF_STALEMATE_BONUS, UciSession};
 use magus::variant::Registry;
 
 type Transcript = common::Transcript<UciSession>;
@@ -69,6 +69,13 @@ fn uci_lists_every_option_and_variant() {
         "option name Late Move Reductions type check default true",
         "option name Futility Pruning type check default true",
         "option name Late Move Pruning type check default true",
+        "option name Evaluation type combo default full var full var material",
+        "option name Eval Placement type check default true",
+        "option name Eval Mobility type check default true",
+        "option name Eval King Safety type check default true",
+        "option name Eval Pawns type check default true",
+        "option name Eval Threats type check default true",
+        "option name Eval Variant Terms type check default true",
     ] {
         assert!(all.contains(option), "{option} missing:\n{all}");
     }
@@ -95,6 +102,8 @@ fn setoption_accepts_good_values_and_refuses_bad_ones() {
         "setoption name Late Move Reductions value false",
         "setoption name Futility Pruning value true",
         "setoption name Late Move Pruning value false",
+        "setoption name Eval Threats value false",
+        "setoption name eval king safety value true",
     ] {
         assert!(t.send(ok).is_empty(), "{ok}");
     }
@@ -113,6 +122,14 @@ fn setoption_accepts_good_values_and_refuses_bad_ones() {
         (
             "setoption name Scoring value golf",
             "is not standard or magi-12",
+        ),
+        (
+            "setoption name Eval Pawns value 0",
+            "option 'Eval Pawns': '0' is not true or false",
+        ),
+        (
+            "setoption name Eval Tempo value false",
+            "unknown option 'Eval Tempo'",
         ),
         (
             "setoption name Colour value blue",
@@ -272,6 +289,39 @@ fn infinite_ponder_stop_ponderhit_and_commands_during_search() {
     assert!(t.send("stop").is_empty());
     t.send("go infinite");
     assert!(!t.session.handle_line("quit"));
+}
+
+/// Magi's 12-point payoff: a stalemate is worth 7 of 12 to the side that gives it, a draw 6.
+/// White (King, Knight, two blocked pawns) cannot win against a Black King whose other pieces
+/// are walled in; Ne7-c8 stalemates. With standard scoring that is a draw and White plays on;
+/// with `Scoring magi-12` White takes the stalemate.
+#[test]
+fn magi_payoff_scoring_prefers_a_stalemate_to_a_draw() {
+    let stalemate = "e7c8";
+    let mut t = Transcript::start();
+    t.send("uci\nsetoption name UCI_Variant value magi");
+    let position = "position fen k8n/7p2/1K5Pp1/4N3P1/10/10/10/10/10/10 w - - 0 1";
+    t.send(&format!("{position}\ngo depth 6"));
+    let (standard, _) = bestmove(&t.wait("bestmove"));
+    assert_ne!(standard, stalemate);
+    // The stalemate alone: a draw, 0.
+    t.send(&format!("{position}\ngo depth 6 searchmoves {stalemate}"));
+    let lines = t.wait("bestmove");
+    assert!(
+        lines.iter().any(|l| l.contains(" score cp 0 ")),
+        "{lines:?}"
+    );
+    t.send("setoption name Scoring value magi-12");
+    t.send(&format!("{position}\ngo depth 6"));
+    let lines = t.wait("bestmove");
+    assert_eq!(bestmove(&lines).0, stalemate, "{lines:?}");
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    let payoff = format!(" score cp {PAYOFF_STALEMATE_BONUS} ");
+    assert!(last_info.contains(&payoff), "{last_info}");
 }
 
 #[test]
