@@ -77,6 +77,9 @@ fn the_breakdown_adds_up_to_the_evaluation() {
 fn each_switch_takes_out_its_term_and_nothing_else() {
     for pos in sample() {
         for (id, option) in TermSet::SWITCHES {
+            if id == TermId::MaterialTaper {
+                continue; // not a row of the breakdown; below
+            }
             let (whole, without, white_to_move) = with_position!(&pos, p => {
                 let tables = EvalTables::of(p.layout());
                 let mut terms = TermSet::ALL;
@@ -108,6 +111,23 @@ fn each_switch_takes_out_its_term_and_nothing_else() {
         let tables = EvalTables::of(p.layout());
         assert_eq!(evaluate(p, tables), evaluate_terms(p, tables, TermSet::ALL));
     });
+}
+
+#[test]
+fn material_is_tapered_to_endgame_values() {
+    let without_taper = |pos: &AnyPosition| {
+        with_position!(pos, p => {
+            let tables = EvalTables::of(p.layout());
+            let mut terms = TermSet::ALL;
+            terms.set(TermId::MaterialTaper, false);
+            evaluate(p, tables) - evaluate_terms(p, tables, terms)
+        })
+    };
+    // Only Kings and a pawn: the phase is the endgame's, where a pawn is worth 115, not 100.
+    let pawn_ending = position("chess", Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"));
+    assert_eq!(without_taper(&pawn_ending), 15);
+    // At the start the phase is the middlegame's: the taper changes nothing.
+    assert_eq!(without_taper(&position("chess", None)), 0);
 }
 
 #[test]

@@ -70,6 +70,7 @@ fn uci_lists_every_option_and_variant() {
         "option name Futility Pruning type check default true",
         "option name Late Move Pruning type check default true",
         "option name Evaluation type combo default full var full var material",
+        "option name Eval Material Taper type check default true",
         "option name Eval Placement type check default true",
         "option name Eval Mobility type check default true",
         "option name Eval King Safety type check default true",

@@ -36,6 +36,8 @@ pub enum TermId {
     Threats = 5,
     Variant = 6,
     Tempo = 7,
+    /// Not a row of the breakdown: when off, material counts its middlegame value throughout.
+    MaterialTaper = 8,
 }
 
 const TERM_NAMES: [&str; 8] = [
@@ -51,13 +53,14 @@ const TERM_NAMES: [&str; 8] = [
 
 /// The terms of the full evaluation that are on. Material and tempo always are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TermSet(u8);
+pub struct TermSet(u16);
 
 impl TermSet {
-    pub const ALL: TermSet = TermSet(u8::MAX);
+    pub const ALL: TermSet = TermSet(u16::MAX);
 
     /// The terms that can be switched off, with the name of the UCI check option that does it.
-    pub const SWITCHES: [(TermId, &'static str); 6] = [
+    pub const SWITCHES: [(TermId, &'static str); 7] = [
+        (TermId::MaterialTaper, "Eval Material Taper"),
         (TermId::Placement, "Eval Placement"),
         (TermId::Mobility, "Eval Mobility"),
         (TermId::KingSafety, "Eval King Safety"),
@@ -68,14 +71,14 @@ impl TermSet {
 
     #[inline(always)]
     pub fn contains(self, term: TermId) -> bool {
-        matches!(term, TermId::Material | TermId::Tempo) || self.0 & (1 << term as u8) != 0
+        matches!(term, TermId::Material | TermId::Tempo) || self.0 & (1 << term as u16) != 0
     }
 
     pub fn set(&mut self, term: TermId, on: bool) {
         if on {
-            self.0 |= 1 << term as u8;
+            self.0 |= 1 << term as u16;
         } else {
-            self.0 &= !(1 << term as u8);
+            self.0 &= !(1 << term as u16);
         }
     }
 }
@@ -119,7 +122,9 @@ struct Masked {
 impl Sink for Masked {
     #[inline(always)]
     fn add(&mut self, term: TermId, color: Color, mg: i32, eg: i32) {
-        if self.terms.contains(term) {
+        if term == TermId::Material && !self.terms.contains(TermId::MaterialTaper) {
+            self.sum.add(term, color, mg, mg);
+        } else if self.terms.contains(term) {
             self.sum.add(term, color, mg, eg);
         }
     }
@@ -178,10 +183,9 @@ pub fn evaluate_fast<B: Bitboard>(pos: &Position<B>, tables: &EvalTables<B>) -> 
         let sign = if color == Color::White { 1 } else { -1 };
         for sq in pos.color_bb(color).squares() {
             let kind = pos.piece_at(sq).unwrap().kind();
-            let value = tables.values[kind.index()];
             let (pm, pe) = tables.placement(kind, color, sq);
-            mg += sign * (value + pm);
-            eg += sign * (value + pe);
+            mg += sign * (tables.values[kind.index()] + pm);
+            eg += sign * (tables.endgame_values[kind.index()] + pe);
             phase += tables.phase_weight[kind.index()];
         }
     }
@@ -272,9 +276,13 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
         for sq in pos.color_bb(color).squares() {
             let kind = pos.piece_at(sq).unwrap().kind();
             let k = kind.index();
-            let value = layout.value(kind);
             let (pst_mg, pst_eg) = tables.placement(kind, color, sq);
-            sink.add(TermId::Material, color, value, value);
+            sink.add(
+                TermId::Material,
+                color,
+                tables.values[k],
+                tables.endgame_values[k],
+            );
             sink.add(TermId::Placement, color, pst_mg, pst_eg);
             phase += tables.phase_weight[k];
             if layout.is_pawn[k] {

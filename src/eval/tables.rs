@@ -10,8 +10,9 @@ use crate::variant::Role;
 
 pub struct EvalTables<B: Bitboard> {
     pub params: Params,
-    /// Piece values by kind.
+    /// Piece values by kind: the variant's (middlegame) and the endgame's.
     pub values: Vec<i32>,
+    pub endgame_values: Vec<i32>,
     squares: usize,
     /// `[(kind * 2 + colour) * squares + square]`: placement bonus, middlegame and endgame.
     mg: Vec<i32>,
@@ -68,6 +69,7 @@ impl<B: Bitboard> EvalTables<B> {
         let mut mg = vec![0; kinds * 2 * squares];
         let mut eg = vec![0; kinds * 2 * squares];
         let mut half_reach = vec![0; kinds];
+        let mut endgame_values: Vec<i32> = variant.pieces.iter().map(|p| p.value).collect();
         let center_file = (dims.files as f64 - 1.0) / 2.0;
         let center_rank = (dims.ranks as f64 - 1.0) / 2.0;
         let relative = |color: Color, sq: Square| -> i32 {
@@ -91,6 +93,16 @@ impl<B: Bitboard> EvalTables<B> {
                 let mean_slides = usable.iter().map(|&s| reach[s].1).sum::<i32>() as f64
                     / usable.len().max(1) as f64;
                 half_reach[k] = (mean_slides / 2.0).round() as i32;
+                // In the endgame pawns come nearer to promoting, and long-range pieces gain on
+                // short-range ones as the board empties: a pawn gains 15 %, a piece from -8 %
+                // (all leaps, a Knight) to +6 % (all slides, a Rook).
+                let slide_share = if mean > 0.0 { mean_slides / mean } else { 0.0 };
+                let percent = match def.role {
+                    Role::Pawn => 115.0,
+                    Role::King => 100.0,
+                    Role::Ordinary => 92.0 + 14.0 * slide_share,
+                };
+                endgame_values[k] = (def.value as f64 * percent / 100.0).round() as i32;
                 for (s, &(all_reach, slide_reach)) in reach.iter().enumerate() {
                     let sq = Square::new(s as u8);
                     let file = dims.file(sq) as f64;
@@ -199,6 +211,7 @@ impl<B: Bitboard> EvalTables<B> {
         EvalTables {
             params: params::for_variant(variant),
             values: variant.pieces.iter().map(|p| p.value).collect(),
+            endgame_values,
             squares,
             mg,
             eg,
