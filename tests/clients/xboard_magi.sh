@@ -2,7 +2,9 @@
 # The real XBoard (Debian's xboard, under Xvfb) plays one game of Magi between two magus
 # processes, saves the PGN and a screenshot of the final board, and checks that the game
 # ended normally (mate, stalemate, a draw by rule or agreement, or a resignation), not by a
-# forfeit (illegal move, time, crash). OUT_DIR receives xboard-VARIANT.pgn, .debug (XBoard's
+# forfeit (illegal move, time, crash). A game still going after 150 moves is adjudicated a draw
+# by XBoard ("long game"), so that it fits the time limit below: 15 s + 0.3 s a move makes at
+# most a minute a side. OUT_DIR receives xboard-VARIANT.pgn, .debug (XBoard's
 # log of both engines), .png (the final board) and -middlegame.png (the board after 12 s).
 #
 # usage: tests/clients/xboard_magi.sh MAGUS_BINARY OUT_DIR [VARIANT [XBOARD OPTIONS...]]
@@ -30,7 +32,7 @@ mkdir -p "$HOME"
 cat > "$out/run-xboard.sh" <<INNER
 #!/usr/bin/env bash
 "$xboard" -fcp "$magus xboard" -fd "$out" -scp "$magus xboard" -sd "$out" \\
-    -variant "$variant" -mm -mg 1 -tc 0:15 -inc 0.3 -xponder \\
+    -variant "$variant" -mm -mg 1 -tc 0:15 -inc 0.3 -xponder -adjudicateDrawMoves 150 \\
     -sgf "$pgn" -xexit -saveSettingsOnExit false -size medium \\
     -debug -nameOfDebugFile "$debug" $extra &
 pid=\$!
@@ -63,7 +65,13 @@ wait \$pid
 INNER
 chmod +x "$out/run-xboard.sh"
 
-timeout 300 xvfb-run -a -s "-screen 0 800x760x24" "$out/run-xboard.sh"
+status=0
+timeout 420 xvfb-run -a -s "-screen 0 800x760x24" "$out/run-xboard.sh" || status=$?
+if [[ $status == 124 ]]; then
+    echo "FAIL: XBoard was still running after 420 s; its log: $debug" >&2
+    tail -20 "$debug" >&2 || true
+    exit 1
+fi
 
 if [[ ! -s "$pgn" ]]; then
     echo "FAIL: xboard saved no game ($pgn)" >&2
