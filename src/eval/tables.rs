@@ -93,14 +93,10 @@ impl<B: Bitboard> EvalTables<B> {
                 let mean_slides = usable.iter().map(|&s| reach[s].1).sum::<i32>() as f64
                     / usable.len().max(1) as f64;
                 half_reach[k] = (mean_slides / 2.0).round() as i32;
-                // In the endgame pawns come nearer to promoting, and long-range pieces gain on
-                // short-range ones as the board empties: a pawn gains 15 %, a piece from -8 %
-                // (all leaps, a Knight) to +6 % (all slides, a Rook).
-                let slide_share = if mean > 0.0 { mean_slides / mean } else { 0.0 };
+                // In the endgame a pawn is nearer to promoting: it gains 15 % on the pieces.
                 let percent = match def.role {
                     Role::Pawn => 115.0,
-                    Role::King => 100.0,
-                    Role::Ordinary => 92.0 + 14.0 * slide_share,
+                    Role::King | Role::Ordinary => 100.0,
                 };
                 endgame_values[k] = (def.value as f64 * percent / 100.0).round() as i32;
                 for (s, &(all_reach, slide_reach)) in reach.iter().enumerate() {
