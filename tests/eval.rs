@@ -140,10 +140,10 @@ fn a_pawn_attacking_a_knight_is_a_threat() {
     let (white, black) = term(&pos, "Threats");
     assert!(white > 0, "White's threat on f6 is worth {white}");
     assert_eq!(black, 0);
-    // A Knight attacking a pawn is no threat: the pawn is worth less.
+    // 1.e4 Nf6: the Knight attacks the e4 pawn, which is worth less: no threat.
     let pos = position(
         "chess",
-        Some("rnbqkb1r/pppp1ppp/5n2/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        Some("rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2"),
     );
     assert_eq!(term(&pos, "Threats"), (0, 0));
 }
