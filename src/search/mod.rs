@@ -1,20 +1,23 @@
-//! The search: iterative deepening with aspiration windows and MultiPV on the main thread,
-//! lazy SMP helpers sharing the transposition table, all stopped by one flag.
+//! The search: iterative deepening with aspiration windows and MultiPV on the main thread;
+//! helper threads share the moves of its split points (`split`) and the transposition
+//! table; all stop on one flag.
 
 mod aspiration;
 pub mod bench;
 mod eval_cache;
 pub mod ordering;
+mod split;
 pub mod time;
 pub mod tt;
 mod worker;
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Bitboard, Move, Position};
 use aspiration::Aspiration;
+use split::SplitPoints;
 use time::{Budget, Limits};
 use tt::TranspositionTable;
 use worker::Worker;
@@ -137,8 +140,6 @@ pub struct Shared<'a> {
     pub stop: &'a AtomicBool,
     control: &'a SearchControl,
     pub nodes: AtomicU64,
-    /// The last depth the main thread completed: helpers keep ahead of it.
-    completed: AtomicI32,
     pub options: SearchOptions,
     limits: Limits,
     budget: Budget,
@@ -217,7 +218,6 @@ pub fn think<B: Bitboard>(
         stop: &control.stop,
         control,
         nodes: AtomicU64::new(0),
-        completed: AtomicI32::new(0),
         options: options.clone(),
         limits: limits.clone(),
         budget,
@@ -249,17 +249,18 @@ pub fn think<B: Bitboard>(
     }
 
     let threads = options.threads.max(1);
+    let splits = SplitPoints::default();
+    let splits = (threads > 1).then_some(&splits);
     let result = std::thread::scope(|scope| {
         let shared = &shared;
         let mut helpers = Vec::new();
         for id in 1..threads {
-            let legal = legal.clone();
             let builder = std::thread::Builder::new()
                 .name(format!("search-{id}"))
                 .stack_size(64 << 20);
             let spawned = builder.spawn_scoped(scope, move || {
-                let mut worker = Worker::new(id, shared, root, game_hashes);
-                iterate(&mut worker, root, legal, shared, control, None);
+                let mut worker = Worker::new(id, shared, splits, root, game_hashes);
+                worker.serve();
                 worker.flush_nodes();
             });
             if let Ok(handle) = spawned {
@@ -271,8 +272,8 @@ pub fn think<B: Bitboard>(
             .stack_size(64 << 20);
         let main = builder
             .spawn_scoped(scope, move || {
-                let mut worker = Worker::new(0, shared, root, game_hashes);
-                let result = iterate(&mut worker, root, legal, shared, control, Some(report));
+                let mut worker = Worker::new(0, shared, splits, root, game_hashes);
+                let result = iterate(&mut worker, root, legal, shared, control, report);
                 worker.flush_nodes();
                 result
             })
@@ -290,16 +291,15 @@ pub fn think<B: Bitboard>(
     }
 }
 
-/// Iterative deepening for one thread; the main thread (with `report`) decides and reports.
+/// Iterative deepening on the main thread, which decides and reports.
 fn iterate<B: Bitboard>(
     worker: &mut Worker<B>,
     root: &Position<B>,
     legal: Vec<Move>,
     shared: &Shared,
     control: &SearchControl,
-    report: Option<&(dyn Fn(&Report) + Sync)>,
+    report: &(dyn Fn(&Report) + Sync),
 ) -> SearchResult {
-    let main = report.is_some();
     let mut lines: Vec<RootLine> = legal
         .iter()
         .map(|&mv| RootLine {
@@ -308,11 +308,7 @@ fn iterate<B: Bitboard>(
             pv: vec![mv],
         })
         .collect();
-    let multipv = if main {
-        shared.options.multipv.clamp(1, lines.len())
-    } else {
-        1
-    };
+    let multipv = shared.options.multipv.clamp(1, lines.len());
     let max_depth = shared
         .limits
         .depth
@@ -326,7 +322,7 @@ fn iterate<B: Bitboard>(
         nodes: 0,
     };
     let mut previous_scores = vec![0; multipv];
-    let mut depth = 1 + (worker.id % 2) as i32;
+    let mut depth = 1;
     while depth <= max_depth {
         for pv_index in 0..multipv {
             let mut window = Aspiration::new(depth, previous_scores[pv_index]);
@@ -348,24 +344,6 @@ fn iterate<B: Bitboard>(
                     aspiration::Outcome::FailedHigh => true,
                     aspiration::Outcome::FailedLow => false,
                 };
-                if main {
-                    report_line(
-                        shared,
-                        worker,
-                        &lines[pv_index],
-                        pv_index,
-                        depth,
-                        score,
-                        Some(bound),
-                        report,
-                    );
-                }
-            };
-            if worker.stopped() {
-                break;
-            }
-            previous_scores[pv_index] = score;
-            if main {
                 report_line(
                     shared,
                     worker,
@@ -373,10 +351,24 @@ fn iterate<B: Bitboard>(
                     pv_index,
                     depth,
                     score,
-                    None,
+                    Some(bound),
                     report,
                 );
+            };
+            if worker.stopped() {
+                break;
             }
+            previous_scores[pv_index] = score;
+            report_line(
+                shared,
+                worker,
+                &lines[pv_index],
+                pv_index,
+                depth,
+                score,
+                None,
+                report,
+            );
         }
         if worker.stopped() {
             break;
@@ -389,41 +381,25 @@ fn iterate<B: Bitboard>(
             depth,
             nodes: 0,
         };
-        if main {
-            if let Some(n) = shared.limits.mate_in
-                && let Score::Mate(m) = best.score
-                && m > 0
-                && m <= n
-            {
-                break;
-            }
-            let pondering = control.pondering.load(Ordering::Relaxed);
-            if !pondering
-                && !shared.limits.infinite
-                && shared.elapsed() >= shared.budget.soft / 10 * 6
-            {
-                break;
-            }
-        } else if shared.stop.load(Ordering::Relaxed) {
+        if let Some(n) = shared.limits.mate_in
+            && let Score::Mate(m) = best.score
+            && m > 0
+            && m <= n
+        {
             break;
         }
-        if main {
-            shared.completed.store(depth, Ordering::Relaxed);
-            depth += 1;
-        } else {
-            // A helper that fell behind the main thread jumps ahead of it again: searching
-            // what the main thread is searching, or has searched, only duplicates its work.
-            let ahead = shared.completed.load(Ordering::Relaxed) + 1 + (worker.id % 2) as i32;
-            depth = (depth + 1).max(ahead);
-        }
-    }
-    if main {
-        // While pondering or in infinite mode, the answer waits for `stop` or `ponderhit`.
-        while (shared.limits.infinite || control.pondering.load(Ordering::Relaxed))
-            && !shared.stop.load(Ordering::Relaxed)
+        let pondering = control.pondering.load(Ordering::Relaxed);
+        if !pondering && !shared.limits.infinite && shared.elapsed() >= shared.budget.soft / 10 * 6
         {
-            std::thread::sleep(Duration::from_millis(1));
+            break;
         }
+        depth += 1;
+    }
+    // While pondering or in infinite mode, the answer waits for `stop` or `ponderhit`.
+    while (shared.limits.infinite || control.pondering.load(Ordering::Relaxed))
+        && !shared.stop.load(Ordering::Relaxed)
+    {
+        std::thread::sleep(Duration::from_millis(1));
     }
     best
 }
@@ -437,9 +413,8 @@ fn report_line<B: Bitboard>(
     depth: i32,
     score: i32,
     bound: Option<bool>,
-    report: Option<&(dyn Fn(&Report) + Sync)>,
+    report: &(dyn Fn(&Report) + Sync),
 ) {
-    let Some(report) = report else { return };
     worker.flush_nodes();
     report(&Report {
         depth,

@@ -11,6 +11,7 @@ pub const MAX_PLY: usize = 128;
 pub type Scores = arrayvec::ArrayVec<i32, MAX_MOVES>;
 
 /// Per-thread tables that learn which quiet moves cut off.
+#[derive(Clone)]
 pub struct OrderingTables {
     pub killers: [[Move; 2]; MAX_PLY + 1],
     /// `[side][from][to]`

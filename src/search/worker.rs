@@ -1,12 +1,16 @@
 //! One search thread: iterative deepening over a principal-variation alpha-beta search with
 //! quiescence, the transposition table, null move, late-move reductions and futility.
 
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use super::eval_cache::EvalCache;
 use super::ordering::{
     MAX_PLY, MovePicker, OrderingTables, Scores, captured_value, is_tactical, promotion_gain,
     score_moves,
+};
+use super::split::{
+    MIN_ALL_NODE_SPLIT_DEPTH, MIN_SPLIT_DEPTH, Node, Outcome, SplitPoint, SplitPoints,
 };
 use super::tt::{Bound, Entry};
 use super::{MATE, MATE_BOUND, RootLine, Shared};
@@ -18,6 +22,8 @@ use crate::variant::Stalemate;
 const INFINITY: i32 = MATE + 1;
 /// Nodes between looks at the clock and the stop flag (about a millisecond).
 const CHECK_EVERY: u64 = 1024;
+/// A helper joining a split point this deep takes the main thread's move-ordering tables.
+const TABLES_SPLIT_DEPTH: i32 = 5;
 
 pub struct Worker<'a, B: Bitboard> {
     pub id: usize,
@@ -39,11 +45,26 @@ pub struct Worker<'a, B: Bitboard> {
     /// The static evaluation at each ply of the path (`-INFINITY` in check), to tell whether
     /// the side to move is doing better than two plies ago.
     static_evals: [i32; MAX_PLY + 2],
-    _marker: std::marker::PhantomData<B>,
+    /// The split points of a search with several threads (`None` with one thread).
+    splits: Option<&'a SplitPoints<B>>,
+    /// The split points this thread is under, outermost first: those it opened and those
+    /// whose moves it is helping with.
+    frames: Vec<Arc<SplitPoint<B>>>,
+    /// Another thread ended the split point at this index of `frames`, and the search is
+    /// unwinding to it.
+    unwind_to: Option<usize>,
+    /// `SplitPoints::aborts` when last looked at.
+    seen_aborts: u64,
 }
 
 impl<'a, B: Bitboard> Worker<'a, B> {
-    pub fn new(id: usize, shared: &'a Shared<'a>, root: &Position<B>, game_hashes: &[u64]) -> Self {
+    pub fn new(
+        id: usize,
+        shared: &'a Shared<'a>,
+        splits: Option<&'a SplitPoints<B>>,
+        root: &Position<B>,
+        game_hashes: &[u64],
+    ) -> Self {
         let mut reductions = [[0; 64]; 64];
         for (d, row) in reductions.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -70,7 +91,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             stopped: false,
             reductions,
             static_evals: [-INFINITY; MAX_PLY + 2],
-            _marker: std::marker::PhantomData,
+            splits,
+            frames: Vec::new(),
+            unwind_to: None,
+            seen_aborts: 0,
         }
     }
 
@@ -101,11 +125,44 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     fn count_node(&mut self) {
         self.nodes += 1;
         self.unflushed += 1;
+        if self.splits.is_some() {
+            self.look_for_aborted_split();
+        }
         if self.unflushed >= CHECK_EVERY {
             self.flush_nodes();
             if self.shared.should_stop(self.id == 0) {
                 self.stopped = true;
+                // The whole search ends, not only a split point's share of it.
+                self.unwind_to = None;
             }
+        }
+    }
+
+    /// Stops the work under a split point that another thread's result has ended: the
+    /// search unwinds to the outermost such node this thread is under.
+    #[inline]
+    fn look_for_aborted_split(&mut self) {
+        let Some(splits) = self.splits else { return };
+        let aborts = splits.aborts();
+        if aborts == self.seen_aborts || self.stopped {
+            return;
+        }
+        self.seen_aborts = aborts;
+        if let Some(level) = self.frames.iter().position(|s| s.is_aborted()) {
+            self.stopped = true;
+            self.unwind_to = Some(level);
+        }
+    }
+
+    /// After the work under `frames[level]` returned: true when it stopped only because
+    /// that split point was ended by another thread, which is not a reason to stop further up.
+    fn caught_unwind(&mut self, level: usize) -> bool {
+        if self.stopped && self.unwind_to == Some(level) {
+            self.stopped = false;
+            self.unwind_to = None;
+            true
+        } else {
+            false
         }
     }
 
@@ -159,41 +216,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let in_check = pos.in_check();
         for i in first..lines.len() {
             let m = lines[i].mv;
-            let mut child = *pos;
-            child.play(m);
-            self.prefetch(child.hash());
-            self.push(child.hash(), m);
-            let gives_check = child.in_check();
-            let extension = i32::from(gives_check);
-            let new_depth = depth - 1 + extension;
-            let score = if i == first {
-                -self.alphabeta(&child, new_depth, -beta, -alpha, 1, true, false)
-            } else {
-                let reduce = if depth >= 3
-                    && i - first >= 4
-                    && !in_check
-                    && !gives_check
-                    && !is_tactical(pos, m)
-                {
-                    1
-                } else {
-                    0
-                };
-                let mut s = -self.alphabeta(
-                    &child,
-                    new_depth - reduce,
-                    -alpha - 1,
-                    -alpha,
-                    1,
-                    false,
-                    true,
-                );
-                if s > alpha && !self.stopped {
-                    s = -self.alphabeta(&child, new_depth, -beta, -alpha, 1, true, false);
-                }
-                s
-            };
-            self.pop();
+            let score = self.search_root_move(pos, m, i - first, depth, alpha, beta, in_check);
             if self.stopped {
                 break;
             }
@@ -215,8 +238,86 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     break;
                 }
             }
+            let rest = &lines[i + 1..];
+            if i == first
+                && rest.len() >= 2
+                && self.may_split(depth, true)
+                && self.shared.options.multipv == 1
+            {
+                let moves = rest.iter().map(|line| line.mv).collect();
+                let node = Node {
+                    depth,
+                    alpha,
+                    beta,
+                    ply: 0,
+                    pv_node: true,
+                    cut_node: false,
+                    in_check,
+                };
+                let Some(outcome) = self.search_split(pos, moves, 1, node, best, true) else {
+                    break;
+                };
+                best = best.max(outcome.best_score);
+                for line in &mut lines[i + 1..] {
+                    line.score = -INFINITY;
+                }
+                // In the order they raised alpha, as one thread would have found them.
+                for (mv, score, pv) in outcome.improvements {
+                    if let Some(j) = lines[first..].iter().position(|l| l.mv == mv) {
+                        let j = first + j;
+                        lines[j].score = score;
+                        lines[j].pv = pv;
+                        lines[first..=j].rotate_right(1);
+                    }
+                }
+                break;
+            }
         }
         best
+    }
+
+    /// One root move: the first of the block with the full window, the others with a null
+    /// window first (late quiet ones a ply shallower).
+    #[allow(clippy::too_many_arguments)]
+    fn search_root_move(
+        &mut self,
+        pos: &Position<B>,
+        m: Move,
+        index: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        in_check: bool,
+    ) -> i32 {
+        let mut child = *pos;
+        child.play(m);
+        self.prefetch(child.hash());
+        self.push(child.hash(), m);
+        let gives_check = child.in_check();
+        let extension = i32::from(gives_check);
+        let new_depth = depth - 1 + extension;
+        let score = if index == 0 {
+            -self.alphabeta(&child, new_depth, -beta, -alpha, 1, true, false)
+        } else {
+            let reduce = i32::from(
+                depth >= 3 && index >= 4 && !in_check && !gives_check && !is_tactical(pos, m),
+            );
+            let mut s = -self.alphabeta(
+                &child,
+                new_depth - reduce,
+                -alpha - 1,
+                -alpha,
+                1,
+                false,
+                true,
+            );
+            if s > alpha && !self.stopped {
+                s = -self.alphabeta(&child, new_depth, -beta, -alpha, 1, true, false);
+            }
+            s
+        };
+        self.pop();
+        score
     }
 
     fn push(&mut self, hash: u64, m: Move) {
@@ -373,7 +474,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             && depth <= 3
             && static_eval + 120 * depth <= alpha;
 
-        for m in MovePicker::new(&mut moves, &mut scores) {
+        let mut picker = MovePicker::new(&mut moves, &mut scores);
+        while let Some(m) = picker.next() {
             if !pos.is_legal(m, &ctx) {
                 continue;
             }
@@ -399,51 +501,16 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             {
                 continue;
             }
-            self.push(child.hash(), m);
-            let extension = i32::from(gives_check && ply < 2 * depth as usize + 8);
-            let new_depth = depth - 1 + extension;
-            let score = if legal == 1 {
-                -self.alphabeta(&child, new_depth, -beta, -alpha, ply + 1, pv_node, false)
-            } else {
-                let mut reduction = 0;
-                if pruning.reductions && depth >= 3 && !tactical && !in_check && !gives_check {
-                    reduction = self.reductions[(depth as usize).min(63)][(legal as usize).min(63)];
-                    if pv_node {
-                        reduction -= 1;
-                    }
-                    if cut_node {
-                        reduction += 1;
-                    }
-                    let h = self.tables.history(pos.side().index(), m);
-                    reduction -= h / 8000;
-                    reduction = reduction.clamp(0, new_depth - 1);
-                }
-                let mut s = -self.alphabeta(
-                    &child,
-                    new_depth - reduction,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    false,
-                    true,
-                );
-                if s > alpha && reduction > 0 && !self.stopped {
-                    s = -self.alphabeta(
-                        &child,
-                        new_depth,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        false,
-                        !cut_node,
-                    );
-                }
-                if s > alpha && s < beta && pv_node && !self.stopped {
-                    s = -self.alphabeta(&child, new_depth, -beta, -alpha, ply + 1, true, false);
-                }
-                s
+            let node = Node {
+                depth,
+                alpha,
+                beta,
+                ply,
+                pv_node,
+                cut_node,
+                in_check,
             };
-            self.pop();
+            let score = self.search_child(pos, &child, m, tactical, legal, node);
             if self.stopped {
                 return 0;
             }
@@ -473,6 +540,36 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             if !tactical && quiets_tried.len() < quiets_tried.capacity() {
                 quiets_tried.push(m);
             }
+            if legal == 1 && !cut_node && self.may_split(depth, pv_node) {
+                // The first move has set a bound: the others are shared with the helpers.
+                let rest: Vec<Move> = picker.by_ref().filter(|&m| pos.is_legal(m, &ctx)).collect();
+                if rest.is_empty() {
+                    break;
+                }
+                legal += rest.len() as i32;
+                let node = Node { alpha, ..node };
+                let Some(outcome) = self.search_split(pos, rest, 1, node, best_score, false) else {
+                    return 0;
+                };
+                best_score = outcome.best_score;
+                if let Some((m, score, line)) = outcome.improvements.last() {
+                    best_move = *m;
+                    if pv_node {
+                        self.set_pv(ply, line);
+                    }
+                    if *score >= beta && !is_tactical(pos, *m) {
+                        self.tables.reward(
+                            pos.side().index(),
+                            *m,
+                            &quiets_tried,
+                            depth,
+                            ply,
+                            previous,
+                        );
+                    }
+                }
+                break;
+            }
         }
 
         if legal == 0 {
@@ -499,6 +596,255 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             },
         );
         best_score
+    }
+
+    /// Searches a child of a node in the main search: the first move with the node's
+    /// window, the others with a null window, late quiet ones reduced, then again in full
+    /// where they beat alpha.
+    #[inline]
+    fn search_child(
+        &mut self,
+        pos: &Position<B>,
+        child: &Position<B>,
+        m: Move,
+        tactical: bool,
+        legal: i32,
+        node: Node,
+    ) -> i32 {
+        let Node {
+            depth,
+            alpha,
+            beta,
+            ply,
+            pv_node,
+            cut_node,
+            in_check,
+        } = node;
+        let gives_check = child.in_check();
+        self.push(child.hash(), m);
+        let extension = i32::from(gives_check && ply < 2 * depth as usize + 8);
+        let new_depth = depth - 1 + extension;
+        let score = if legal == 1 {
+            -self.alphabeta(child, new_depth, -beta, -alpha, ply + 1, pv_node, false)
+        } else {
+            let pruning = self.shared.options.pruning;
+            let mut reduction = 0;
+            if pruning.reductions && depth >= 3 && !tactical && !in_check && !gives_check {
+                reduction = self.reductions[(depth as usize).min(63)][(legal as usize).min(63)];
+                if pv_node {
+                    reduction -= 1;
+                }
+                if cut_node {
+                    reduction += 1;
+                }
+                let h = self.tables.history(pos.side().index(), m);
+                reduction -= h / 8000;
+                reduction = reduction.clamp(0, new_depth - 1);
+            }
+            let mut s = -self.alphabeta(
+                child,
+                new_depth - reduction,
+                -alpha - 1,
+                -alpha,
+                ply + 1,
+                false,
+                true,
+            );
+            if s > alpha && reduction > 0 && !self.stopped {
+                s = -self.alphabeta(
+                    child,
+                    new_depth,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    !cut_node,
+                );
+            }
+            if s > alpha && s < beta && pv_node && !self.stopped {
+                s = -self.alphabeta(child, new_depth, -beta, -alpha, ply + 1, true, false);
+            }
+            s
+        };
+        self.pop();
+        score
+    }
+
+    /// Whether a node this deep shares its moves with other threads.
+    fn may_split(&self, depth: i32, pv_node: bool) -> bool {
+        let min = if pv_node {
+            MIN_SPLIT_DEPTH
+        } else {
+            MIN_ALL_NODE_SPLIT_DEPTH
+        };
+        self.splits.is_some() && depth >= min
+    }
+
+    /// Searches the moves `moves` of the node `pos` together with the other threads,
+    /// `moves_before` legal moves having been searched already. `None` when the search
+    /// stopped (or a node above this one ended) before the node was done.
+    fn search_split(
+        &mut self,
+        pos: &Position<B>,
+        moves: Vec<Move>,
+        moves_before: usize,
+        node: Node,
+        best_score: i32,
+        root: bool,
+    ) -> Option<Outcome> {
+        let splits = self.splits?;
+        let split = Arc::new(SplitPoint::new(
+            pos,
+            &self.path,
+            &self.moves_made,
+            &self.static_evals[..=node.ply],
+            node,
+            best_score,
+            root,
+            moves,
+            moves_before,
+            (node.depth >= TABLES_SPLIT_DEPTH).then(|| Box::new(self.tables.clone())),
+            self.frames.last().cloned(),
+        ));
+        splits.open(&split);
+        self.frames.push(Arc::clone(&split));
+        let level = self.frames.len() - 1;
+        self.work_on(&split, split.take());
+        splits.close(&split);
+        if self.stopped && !self.caught_unwind(level) {
+            // Unwinding further up, or the search is over: the node's helpers stop too.
+            split.abort();
+            self.frames.pop();
+            return None;
+        }
+        // Until the helpers are done with their moves, help with the nodes they opened.
+        let (path_len, made_len) = (self.path.len(), self.moves_made.len());
+        let mut waited = 0u32;
+        let outcome = loop {
+            if let Some(outcome) = split.outcome_if_done() {
+                break Some(outcome);
+            }
+            if let Some((beneath, first)) = splits.find_work(Some(&split)) {
+                self.help(&beneath, first);
+                self.path.truncate(path_len);
+                self.moves_made.truncate(made_len);
+                if self.stopped && !self.caught_unwind(level) {
+                    break None;
+                }
+                continue;
+            }
+            waited = waited.wrapping_add(1);
+            if waited % 64 == 0 && self.shared.should_stop(self.id == 0) {
+                self.stopped = true;
+                self.unwind_to = None;
+                break None;
+            }
+            idle();
+        };
+        if outcome.is_none() {
+            split.abort();
+        }
+        self.frames.pop();
+        outcome
+    }
+
+    /// Searches moves of `split`, starting with `first`, then any left, and reports them;
+    /// stops at a fail-high (which ends the node) or when told to.
+    fn work_on(&mut self, split: &SplitPoint<B>, first: Option<usize>) {
+        let Some(splits) = self.splits else { return };
+        let mut next = first;
+        while let Some(i) = next {
+            let score = self.search_split_move(split, i);
+            if self.stopped {
+                return;
+            }
+            let m = split.moves[i];
+            if split.report(m, score, || self.line_from(split.node.ply, m)) {
+                splits.note_abort();
+                return;
+            }
+            next = split.take();
+        }
+    }
+
+    /// Joins `split`, whose move `first` this thread took, and works on it.
+    fn help(&mut self, split: &Arc<SplitPoint<B>>, first: usize) {
+        self.join(split);
+        self.frames.push(Arc::clone(split));
+        let level = self.frames.len() - 1;
+        self.work_on(split, Some(first));
+        self.frames.pop();
+        split.leave();
+        // Ended by another thread's fail-high: nothing more to do there.
+        self.caught_unwind(level);
+    }
+
+    /// Searches move `i` of a split point, at the node's alpha as it stands now.
+    fn search_split_move(&mut self, split: &SplitPoint<B>, i: usize) -> i32 {
+        let m = split.moves[i];
+        let pos = &split.pos;
+        let node = Node {
+            alpha: split.alpha(),
+            ..split.node
+        };
+        if split.root {
+            let index = split.moves_before + i;
+            return self.search_root_move(
+                pos,
+                m,
+                index,
+                node.depth,
+                node.alpha,
+                node.beta,
+                node.in_check,
+            );
+        }
+        let mut child = *pos;
+        child.play(m);
+        self.prefetch(child.hash());
+        let legal = (split.moves_before + i + 1) as i32;
+        self.search_child(pos, &child, m, is_tactical(pos, m), legal, node)
+    }
+
+    /// A helper's work in a search with several threads: the moves of the split points the
+    /// other threads open, until the search stops.
+    pub fn serve(&mut self) {
+        let Some(splits) = self.splits else { return };
+        while !self.shared.stop.load(Ordering::Relaxed) {
+            match splits.find_work(None) {
+                Some((split, first)) => {
+                    self.help(&split, first);
+                    self.stopped = false;
+                }
+                None => idle(),
+            }
+        }
+    }
+
+    /// Takes on the path of a split point's node, to search its moves.
+    fn join(&mut self, split: &SplitPoint<B>) {
+        self.path.clear();
+        self.path.extend_from_slice(&split.path);
+        self.moves_made.clear();
+        self.moves_made.extend_from_slice(&split.moves_made);
+        self.static_evals[..split.static_evals.len()].copy_from_slice(&split.static_evals);
+        if let Some(tables) = &split.tables {
+            self.tables.clone_from(tables);
+        }
+    }
+
+    /// The line of move `m` at `ply`: `m`, then the line its search left one ply down.
+    fn line_from(&self, ply: usize, m: Move) -> Vec<Move> {
+        let mut line = Vec::with_capacity(self.pv_len[ply + 1] + 1);
+        line.push(m);
+        line.extend_from_slice(&self.pv[ply + 1][..self.pv_len[ply + 1]]);
+        line
+    }
+
+    fn set_pv(&mut self, ply: usize, line: &[Move]) {
+        let len = line.len().min(MAX_PLY);
+        self.pv[ply][..len].copy_from_slice(&line[..len]);
+        self.pv_len[ply] = len;
     }
 
     fn quiescence(&mut self, pos: &Position<B>, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -602,6 +948,14 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             mine &= !pos.kind_bb(p);
         }
         mine.any()
+    }
+}
+
+/// A few microseconds' pause between looks for work: looking takes the split points' lock,
+/// which the threads that open and close split points need.
+fn idle() {
+    for _ in 0..64 {
+        std::hint::spin_loop();
     }
 }
 

@@ -1,0 +1,253 @@
+//! Split points: the moves of a principal-variation node shared out between threads.
+//!
+//! Once the first move of a PV node (the root included) has been searched and has set a
+//! bound, the node's other moves are mostly null-window searches that do not depend on one
+//! another. The main thread, the only one that opens split points, publishes the node with
+//! its moves still to search; it and every idle helper then take moves from it one at a time
+//! until none are left. A move that fails high ends the node: the split point is aborted,
+//! and whoever is still searching one of its moves stops.
+//!
+//! Every node off the principal variation lies under some sibling of a PV node, so nearly
+//! all of the tree can be shared out this way; the threads also share the transposition
+//! table as in lazy SMP.
+
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use super::ordering::OrderingTables;
+use crate::board::{Bitboard, Move, Position};
+
+/// PV nodes with less depth left than this are searched by their thread alone: the work
+/// would be too small to be worth sharing.
+pub const MIN_SPLIT_DEPTH: i32 = 3;
+/// The same for the nodes off the principal variation expected to search every move.
+pub const MIN_ALL_NODE_SPLIT_DEPTH: i32 = 5;
+
+/// A node of the search, as its children's searches need it.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    pub depth: i32,
+    pub alpha: i32,
+    pub beta: i32,
+    pub ply: usize,
+    pub pv_node: bool,
+    /// Expected to fail high.
+    pub cut_node: bool,
+    pub in_check: bool,
+}
+
+/// A node whose remaining moves are being searched by several threads.
+pub struct SplitPoint<B: Bitboard> {
+    pub pos: Position<B>,
+    /// The search path to the node and the moves that led there, for repetitions and for
+    /// the move-history tables of the thread that joins.
+    pub path: Vec<u64>,
+    pub moves_made: Vec<Move>,
+    /// The static evaluations along the path (the "improving" test looks two plies back).
+    pub static_evals: Vec<i32>,
+    /// The node (its alpha as it was when the split point opened).
+    pub node: Node,
+    /// The root: its moves are searched with the root's own reductions.
+    pub root: bool,
+    /// The moves left to search, in the node's move order.
+    pub moves: Vec<Move>,
+    /// How many legal moves of the node come before `moves[0]`.
+    pub moves_before: usize,
+    /// The opening thread's move-ordering tables, for a helper joining a deep node: its own
+    /// learnt from other parts of the tree.
+    pub tables: Option<Box<OrderingTables>>,
+    /// The split point the opening thread was under, if any.
+    parent: Option<Arc<SplitPoint<B>>>,
+    next: AtomicUsize,
+    alpha: AtomicI32,
+    /// Helpers searching a move of this node now.
+    workers: AtomicUsize,
+    aborted: AtomicBool,
+    outcome: Mutex<Outcome>,
+}
+
+/// What the moves searched so far have given.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The best score of any move searched here (a bound or exact, as in a plain search).
+    pub best_score: i32,
+    /// The moves that raised alpha, in the order they did, with their scores and lines
+    /// (the line starts with the move). The last one is the best.
+    pub improvements: Vec<(Move, i32, Vec<Move>)>,
+}
+
+impl<B: Bitboard> SplitPoint<B> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        pos: &Position<B>,
+        path: &[u64],
+        moves_made: &[Move],
+        static_evals: &[i32],
+        node: Node,
+        best_score: i32,
+        root: bool,
+        moves: Vec<Move>,
+        moves_before: usize,
+        tables: Option<Box<OrderingTables>>,
+        parent: Option<Arc<SplitPoint<B>>>,
+    ) -> SplitPoint<B> {
+        SplitPoint {
+            pos: *pos,
+            path: path.to_vec(),
+            moves_made: moves_made.to_vec(),
+            static_evals: static_evals.to_vec(),
+            node,
+            root,
+            moves,
+            moves_before,
+            tables,
+            parent,
+            next: AtomicUsize::new(0),
+            alpha: AtomicI32::new(node.alpha),
+            workers: AtomicUsize::new(0),
+            aborted: AtomicBool::new(false),
+            outcome: Mutex::new(Outcome {
+                best_score,
+                improvements: Vec::new(),
+            }),
+        }
+    }
+
+    /// The index of the next move to search, if one is left and the node is not over.
+    pub fn take(&self) -> Option<usize> {
+        if self.is_aborted() {
+            return None;
+        }
+        let i = self.next.fetch_add(1, Ordering::Relaxed);
+        (i < self.moves.len()).then_some(i)
+    }
+
+    fn has_moves_left(&self) -> bool {
+        !self.is_aborted() && self.next.load(Ordering::Relaxed) < self.moves.len()
+    }
+
+    /// The node's alpha now: raised by every thread's result.
+    pub fn alpha(&self) -> i32 {
+        self.alpha.load(Ordering::Relaxed)
+    }
+
+    pub fn is_aborted(&self) -> bool {
+        self.aborted.load(Ordering::Relaxed)
+    }
+
+    pub fn abort(&self) {
+        self.aborted.store(true, Ordering::Relaxed);
+    }
+
+    /// Records a move's score and line; returns true when it fails high and so ends the node.
+    pub fn report(&self, mv: Move, score: i32, line: impl FnOnce() -> Vec<Move>) -> bool {
+        let Ok(mut outcome) = self.outcome.lock() else {
+            return false;
+        };
+        outcome.best_score = outcome.best_score.max(score);
+        if score > self.alpha() {
+            self.alpha.store(score, Ordering::Relaxed);
+            outcome.improvements.push((mv, score, line()));
+        }
+        let fails_high = score >= self.node.beta;
+        if fails_high {
+            self.abort();
+        }
+        fails_high
+    }
+
+    /// The outcome, once every helper has left the node.
+    pub fn outcome_if_done(&self) -> Option<Outcome> {
+        if self.workers.load(Ordering::Acquire) > 0 {
+            return None;
+        }
+        Some(match self.outcome.lock() {
+            Ok(outcome) => outcome.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        })
+    }
+
+    /// Whether this node lies in the tree under `other`.
+    fn is_beneath(&self, other: &SplitPoint<B>) -> bool {
+        let mut above = self.parent.as_deref();
+        while let Some(split) = above {
+            if std::ptr::eq(split, other) {
+                return true;
+            }
+            above = split.parent.as_deref();
+        }
+        false
+    }
+
+    /// A helper is done with the node.
+    pub fn leave(&self) {
+        self.workers.fetch_sub(1, Ordering::Release);
+    }
+}
+
+/// The split points open now, innermost last.
+pub struct SplitPoints<B: Bitboard> {
+    open: Mutex<Vec<Arc<SplitPoint<B>>>>,
+    /// How many are open: idle helpers look here before taking the lock.
+    count: AtomicUsize,
+    /// Bumped whenever a helper aborts a node, so the main thread can tell cheaply that one
+    /// of the nodes it is under may be over.
+    aborts: AtomicU64,
+}
+
+impl<B: Bitboard> Default for SplitPoints<B> {
+    fn default() -> Self {
+        SplitPoints {
+            open: Mutex::new(Vec::new()),
+            count: AtomicUsize::new(0),
+            aborts: AtomicU64::new(0),
+        }
+    }
+}
+
+impl<B: Bitboard> SplitPoints<B> {
+    pub fn open(&self, split: &Arc<SplitPoint<B>>) {
+        if let Ok(mut open) = self.open.lock() {
+            open.push(Arc::clone(split));
+            self.count.store(open.len(), Ordering::Relaxed);
+        }
+    }
+
+    /// No helper joins the node after this.
+    pub fn close(&self, split: &Arc<SplitPoint<B>>) {
+        if let Ok(mut open) = self.open.lock() {
+            open.retain(|s| !Arc::ptr_eq(s, split));
+            self.count.store(open.len(), Ordering::Relaxed);
+        }
+    }
+
+    /// A node with a move left to search, beneath `under` if given (a thread waiting for
+    /// its helpers may only help them), and the index of that move; the caller has joined
+    /// the node and must `leave` it.
+    pub fn find_work(&self, under: Option<&SplitPoint<B>>) -> Option<(Arc<SplitPoint<B>>, usize)> {
+        if self.count.load(Ordering::Relaxed) == 0 {
+            return None;
+        }
+        let open = self.open.lock().ok()?;
+        for split in open.iter().rev() {
+            if !split.has_moves_left() || under.is_some_and(|u| !split.is_beneath(u)) {
+                continue;
+            }
+            split.workers.fetch_add(1, Ordering::Relaxed);
+            if let Some(i) = split.take() {
+                return Some((Arc::clone(split), i));
+            }
+            split.leave();
+        }
+        None
+    }
+
+    pub fn aborts(&self) -> u64 {
+        self.aborts.load(Ordering::Relaxed)
+    }
+
+    /// A thread found a move that fails high at a split point.
+    pub fn note_abort(&self) {
+        self.aborts.fetch_add(1, Ordering::Relaxed);
+    }
+}
