@@ -63,9 +63,21 @@ fn assert_mate(variant: &str, fen: &str, moves: u32) {
         Some(moves),
         "{variant} {fen}: the solver disagrees"
     );
-    let result = search(&pos, &[], Limits::depth(2 * moves as i32 + 2), 1);
-    assert_eq!(result.score, Score::Mate(moves as i32), "{variant} {fen}");
-    let (after, _) = pos.after_wire(&wire(&pos, result.best), 1).unwrap();
+    // Two threads share out the moves of the PV nodes: the answer must be as exact.
+    for threads in [1, 2] {
+        let result = search(&pos, &[], Limits::depth(2 * moves as i32 + 2), threads);
+        assert_eq!(
+            result.score,
+            Score::Mate(moves as i32),
+            "{variant} {fen}, {threads} threads"
+        );
+        assert_keeps_the_mate(&pos, result.best, moves, variant, fen);
+    }
+}
+
+/// The move `best` mates, or keeps a mate in one move less.
+fn assert_keeps_the_mate(pos: &AnyPosition, best: Move, moves: u32, variant: &str, fen: &str) {
+    let (after, _) = pos.after_wire(&wire(pos, best), 1).unwrap();
     if moves == 1 {
         let mated = with_position!(&after, p => outcome(p, &[p.hash()]));
         assert!(
@@ -253,8 +265,8 @@ fn each_pruning_switch_changes_the_search() {
     assert!(nodes(none) > all, "no pruning should search more nodes");
 }
 
-/// With two threads, a depth-limited search ends, reports the depth asked for (the helper runs
-/// ahead of the main thread and stops at the limit) and answers with a legal move.
+/// With two threads, a depth-limited search ends (the helper stops with the main thread),
+/// reports the depth asked for and answers with a legal move.
 #[test]
 fn two_threads_reach_the_depth_and_stop() {
     for (variant, fen) in [
@@ -274,9 +286,10 @@ fn two_threads_reach_the_depth_and_stop() {
     }
 }
 
-/// With two threads the main thread may play a deeper iteration a helper completed: what it
-/// reports must be what it plays. The completed lines come in order of depth, the last one is
-/// the depth of the result, and its line starts with the best move and then the ponder move.
+/// With two threads the best root move and its line may come from the helper, through a
+/// split point of the root: what the main thread reports must be what it plays. The completed
+/// lines come in order of depth, the last one is the depth of the result, and its line starts
+/// with the best move and then the ponder move.
 #[test]
 fn two_threads_report_the_line_they_play() {
     let pos = position(

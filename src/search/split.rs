@@ -251,3 +251,116 @@ impl<B: Bitboard> SplitPoints<B> {
         self.aborts.fetch_add(1, Ordering::Relaxed);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{MoveKind, Square};
+    use crate::game::AnyPosition;
+    use crate::variant::Registry;
+
+    fn start() -> Position<u64> {
+        let chess = Registry::builtin().get("chess").unwrap();
+        match AnyPosition::from_fen(chess, None).unwrap() {
+            AnyPosition::Small(pos) => pos,
+            _ => unreachable!("chess fits 64 bits"),
+        }
+    }
+
+    fn split(moves: usize, parent: Option<Arc<SplitPoint<u64>>>) -> Arc<SplitPoint<u64>> {
+        let node = Node {
+            depth: 6,
+            alpha: 0,
+            beta: 100,
+            ply: 2,
+            pv_node: true,
+            cut_node: false,
+            in_check: false,
+        };
+        let m = Move::new(Square::new(12), Square::new(28), MoveKind::Normal);
+        let pos = start();
+        Arc::new(SplitPoint::new(
+            &pos,
+            &[],
+            &[],
+            &[0, 0, 0],
+            node,
+            -30,
+            false,
+            vec![m; moves],
+            1,
+            None,
+            parent,
+        ))
+    }
+
+    #[test]
+    fn two_threads_take_every_move_once() {
+        let s = split(10_000, None);
+        let taken = std::thread::scope(|scope| {
+            let takers: Vec<_> = (0..2)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut mine = Vec::new();
+                        while let Some(i) = s.take() {
+                            mine.push(i);
+                        }
+                        mine
+                    })
+                })
+                .collect();
+            let mut all: Vec<usize> = takers.into_iter().flat_map(|t| t.join().unwrap()).collect();
+            all.sort_unstable();
+            all
+        });
+        assert_eq!(taken, (0..10_000).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn moves_that_raise_alpha_are_kept_in_order_and_a_fail_high_ends_the_node() {
+        let s = split(8, None);
+        let m = s.moves[0];
+        assert!(!s.report(m, -10, || unreachable!("below alpha: no line needed")));
+        assert!(!s.report(m, 40, || vec![m]));
+        assert!(!s.report(m, 20, || unreachable!("below the new alpha")));
+        assert_eq!(s.alpha(), 40);
+        assert!(s.take().is_some());
+        assert!(s.report(m, 100, || vec![m]), "at beta the node fails high");
+        assert!(s.is_aborted());
+        assert_eq!(
+            s.take(),
+            None,
+            "no move is handed out once the node failed high"
+        );
+        let outcome = s.outcome_if_done().unwrap();
+        assert_eq!(outcome.best_score, 100);
+        let scores: Vec<i32> = outcome.improvements.iter().map(|i| i.1).collect();
+        assert_eq!(scores, [40, 100]);
+    }
+
+    #[test]
+    fn a_thread_waiting_at_its_node_helps_only_beneath_it() {
+        let splits = SplitPoints::default();
+        let mine = split(1, None);
+        let beneath = split(4, Some(Arc::clone(&mine)));
+        let elsewhere = split(4, None);
+        splits.open(&mine);
+        splits.open(&beneath);
+        splits.open(&elsewhere);
+        let (found, i) = splits.find_work(Some(&mine)).unwrap();
+        assert!(Arc::ptr_eq(&found, &beneath));
+        assert_eq!(i, 0);
+        assert!(found.outcome_if_done().is_none(), "a helper is in the node");
+        found.leave();
+        assert!(found.outcome_if_done().is_some());
+        // An idle helper takes the innermost node opened last.
+        let (found, _) = splits.find_work(None).unwrap();
+        assert!(Arc::ptr_eq(&found, &elsewhere));
+        found.leave();
+        splits.close(&beneath);
+        splits.close(&elsewhere);
+        // `mine` has one move; once it is taken there is no work beneath it or anywhere.
+        assert_eq!(mine.take(), Some(0));
+        assert!(splits.find_work(None).is_none());
+    }
+}

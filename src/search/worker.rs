@@ -216,7 +216,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let in_check = pos.in_check();
         for i in first..lines.len() {
             let m = lines[i].mv;
-            let score = self.search_root_move(pos, m, i - first, depth, alpha, beta, in_check);
+            let score =
+                self.search_root_move(pos, m, i - first, depth, alpha, beta, in_check, || alpha);
             if self.stopped {
                 break;
             }
@@ -277,7 +278,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     }
 
     /// One root move: the first of the block with the full window, the others with a null
-    /// window first (late quiet ones a ply shallower).
+    /// window first (late quiet ones a ply shallower). `alpha_now` as in `search_child`.
     #[allow(clippy::too_many_arguments)]
     fn search_root_move(
         &mut self,
@@ -285,9 +286,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         m: Move,
         index: usize,
         depth: i32,
-        alpha: i32,
+        mut alpha: i32,
         beta: i32,
         in_check: bool,
+        alpha_now: impl Fn() -> i32,
     ) -> i32 {
         let mut child = *pos;
         child.play(m);
@@ -311,6 +313,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 false,
                 true,
             );
+            let now = alpha_now();
+            if s > alpha && now > alpha && now < beta && !self.stopped {
+                alpha = now;
+                s = -self.alphabeta(&child, new_depth, -alpha - 1, -alpha, 1, false, true);
+            }
             if s > alpha && !self.stopped {
                 s = -self.alphabeta(&child, new_depth, -beta, -alpha, 1, true, false);
             }
@@ -510,7 +517,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 cut_node,
                 in_check,
             };
-            let score = self.search_child(pos, &child, m, tactical, legal, node);
+            let score = self.search_child(pos, &child, m, tactical, legal, node, || alpha);
             if self.stopped {
                 return 0;
             }
@@ -600,8 +607,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
 
     /// Searches a child of a node in the main search: the first move with the node's
     /// window, the others with a null window, late quiet ones reduced, then again in full
-    /// where they beat alpha.
+    /// where they beat alpha. `alpha_now` gives the node's alpha as it stands after the
+    /// null-window search (at a split point another thread may have raised it).
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn search_child(
         &mut self,
         pos: &Position<B>,
@@ -610,10 +619,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         tactical: bool,
         legal: i32,
         node: Node,
+        alpha_now: impl Fn() -> i32,
     ) -> i32 {
         let Node {
             depth,
-            alpha,
+            mut alpha,
             beta,
             ply,
             pv_node,
@@ -662,7 +672,16 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 );
             }
             if s > alpha && s < beta && pv_node && !self.stopped {
-                s = -self.alphabeta(child, new_depth, -beta, -alpha, ply + 1, true, false);
+                let now = alpha_now();
+                if now > alpha && now < beta {
+                    // Beating the old alpha is not beating the new one: test that first,
+                    // before searching the move in full.
+                    alpha = now;
+                    s = -self.alphabeta(child, new_depth, -alpha - 1, -alpha, ply + 1, false, true);
+                }
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.alphabeta(child, new_depth, -beta, -alpha, ply + 1, true, false);
+                }
             }
             s
         };
@@ -734,7 +753,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 continue;
             }
             waited = waited.wrapping_add(1);
-            if waited % 64 == 0 && self.shared.should_stop(self.id == 0) {
+            if waited.is_multiple_of(64) && self.shared.should_stop(self.id == 0) {
                 self.stopped = true;
                 self.unwind_to = None;
                 break None;
@@ -797,13 +816,15 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 node.alpha,
                 node.beta,
                 node.in_check,
+                || split.alpha(),
             );
         }
         let mut child = *pos;
         child.play(m);
         self.prefetch(child.hash());
         let legal = (split.moves_before + i + 1) as i32;
-        self.search_child(pos, &child, m, is_tactical(pos, m), legal, node)
+        let tactical = is_tactical(pos, m);
+        self.search_child(pos, &child, m, tactical, legal, node, || split.alpha())
     }
 
     /// A helper's work in a search with several threads: the moves of the split points the
