@@ -481,6 +481,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             && depth <= 3
             && static_eval + 120 * depth <= alpha;
 
+        let side = pos.side().index();
         let mut picker = MovePicker::new(&mut moves, &mut scores);
         while let Some(m) = picker.next() {
             if !pos.is_legal(m, &ctx) {
@@ -531,14 +532,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     }
                     if score >= beta {
                         if !tactical {
-                            self.tables.reward(
-                                pos.side().index(),
-                                m,
-                                &quiets_tried,
-                                depth,
-                                ply,
-                                previous,
-                            );
+                            self.tables
+                                .reward(side, m, &quiets_tried, depth, ply, previous);
                         }
                         break;
                     }
@@ -565,14 +560,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                         self.set_pv(ply, line);
                     }
                     if *score >= beta && !is_tactical(pos, *m) {
-                        self.tables.reward(
-                            pos.side().index(),
-                            *m,
-                            &quiets_tried,
-                            depth,
-                            ply,
-                            previous,
-                        );
+                        self.tables
+                            .reward(side, *m, &quiets_tried, depth, ply, previous);
                     }
                 }
                 break;
