@@ -203,6 +203,32 @@ pub fn think<B: Bitboard>(
     control: &SearchControl,
     report: &(dyn Fn(&Report) + Sync),
 ) -> SearchResult {
+    let splits = SplitPoints::default();
+    let splits = (options.threads > 1).then_some(&splits);
+    think_with_splits(
+        root,
+        game_hashes,
+        limits,
+        options,
+        tt,
+        control,
+        report,
+        splits,
+    )
+}
+
+/// `think`, the threads sharing out the moves of their nodes through `splits` if given.
+#[allow(clippy::too_many_arguments)]
+fn think_with_splits<B: Bitboard>(
+    root: &Position<B>,
+    game_hashes: &[u64],
+    limits: &Limits,
+    options: &SearchOptions,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+    report: &(dyn Fn(&Report) + Sync),
+    splits: Option<&SplitPoints<B>>,
+) -> SearchResult {
     let start = Instant::now();
     control.pondering.store(limits.ponder, Ordering::Relaxed);
     if let Ok(mut hit) = control.ponderhit_at.lock() {
@@ -249,8 +275,6 @@ pub fn think<B: Bitboard>(
     }
 
     let threads = options.threads.max(1);
-    let splits = SplitPoints::default();
-    let splits = (threads > 1).then_some(&splits);
     let result = std::thread::scope(|scope| {
         let shared = &shared;
         let mut helpers = Vec::new();
@@ -427,4 +451,40 @@ fn report_line<B: Bitboard>(
         hashfull: shared.tt.hashfull(),
         pv: line.pv.clone(),
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::AnyPosition;
+    use crate::variant::Registry;
+    use crate::with_position;
+
+    /// One thread opening a split point at every node it may, and so searching every move
+    /// of them through the split-point machinery, searches the very tree of the plain
+    /// search: same node count, move and score. What two threads do differently then comes
+    /// from their sharing the work, not from how a split point searches a node.
+    #[test]
+    fn one_thread_at_split_points_searches_the_plain_tree() {
+        let registry = Registry::builtin();
+        for &(name, fen) in bench::POSITIONS {
+            let variant = registry.get(name).unwrap();
+            let fen = (fen != "startpos").then_some(fen);
+            let pos = AnyPosition::from_fen(variant, fen).unwrap();
+            let search = |eager: bool| {
+                let tt = TranspositionTable::new(16).unwrap();
+                let control = SearchControl::default();
+                let limits = Limits::depth(8);
+                let options = SearchOptions::default();
+                with_position!(&pos, p => {
+                    let splits = SplitPoints::eager();
+                    let splits = eager.then_some(&splits);
+                    let result =
+                        think_with_splits(p, &[], &limits, &options, &tt, &control, &|_| {}, splits);
+                    (result.nodes, result.best, result.score)
+                })
+            };
+            assert_eq!(search(true), search(false), "{name} {fen:?}");
+        }
+    }
 }

@@ -12,6 +12,8 @@
 //! table as in lazy SMP.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+
+use crossbeam_utils::CachePadded;
 use std::sync::{Arc, Mutex};
 
 use super::ordering::OrderingTables;
@@ -188,28 +190,61 @@ impl<B: Bitboard> SplitPoint<B> {
 /// The split points open now, innermost last.
 pub struct SplitPoints<B: Bitboard> {
     open: Mutex<Vec<Arc<SplitPoint<B>>>>,
-    /// How many are open: idle helpers look here before taking the lock.
-    count: AtomicUsize,
-    /// Bumped whenever a helper aborts a node, so the main thread can tell cheaply that one
-    /// of the nodes it is under may be over.
-    aborts: AtomicU64,
+    /// How many split points have been opened. Moves are only ever taken from a split point,
+    /// never added, so new work appears only when this changes: an idle thread that found
+    /// none looks again only then, and leaves the lock alone meanwhile.
+    opened: CachePadded<AtomicU64>,
+    /// Bumped whenever a thread aborts a node, so the threads under it can tell cheaply
+    /// that one of the nodes they are under may be over. Read at every node: on a cache
+    /// line of its own, away from the lock the idle threads take.
+    aborts: CachePadded<AtomicU64>,
+    /// Threads looking for work now. A node is split only while one is, since a split
+    /// point costs its opening thread time and nobody may come to share it.
+    idle: CachePadded<AtomicUsize>,
+    /// Every node that may be split is, idle thread or not (to test that a thread alone
+    /// at its split points searches the tree of a plain search).
+    eager: bool,
 }
 
 impl<B: Bitboard> Default for SplitPoints<B> {
     fn default() -> Self {
         SplitPoints {
             open: Mutex::new(Vec::new()),
-            count: AtomicUsize::new(0),
-            aborts: AtomicU64::new(0),
+            opened: CachePadded::new(AtomicU64::new(0)),
+            aborts: CachePadded::new(AtomicU64::new(0)),
+            idle: CachePadded::new(AtomicUsize::new(0)),
+            eager: false,
         }
     }
 }
 
+/// A thread's search for work: how many split points had opened when it last found none,
+/// and whether it counts as idle. Ended with `stop_idling`.
+#[derive(Debug, Default)]
+pub struct Seen {
+    last: Option<u64>,
+    idle: bool,
+}
+
 impl<B: Bitboard> SplitPoints<B> {
+    /// Split points opened at every node that may be split, even with no thread idle.
+    #[cfg(test)]
+    pub fn eager() -> Self {
+        SplitPoints {
+            eager: true,
+            ..Self::default()
+        }
+    }
+
+    /// Whether a thread would take moves from a node split now.
+    pub fn wanted(&self) -> bool {
+        self.eager || self.idle.load(Ordering::Relaxed) > 0
+    }
+
     pub fn open(&self, split: &Arc<SplitPoint<B>>) {
         if let Ok(mut open) = self.open.lock() {
             open.push(Arc::clone(split));
-            self.count.store(open.len(), Ordering::Relaxed);
+            self.opened.fetch_add(1, Ordering::Release);
         }
     }
 
@@ -217,17 +252,46 @@ impl<B: Bitboard> SplitPoints<B> {
     pub fn close(&self, split: &Arc<SplitPoint<B>>) {
         if let Ok(mut open) = self.open.lock() {
             open.retain(|s| !Arc::ptr_eq(s, split));
-            self.count.store(open.len(), Ordering::Relaxed);
         }
     }
 
     /// A node with a move left to search, beneath `under` if given (a thread waiting for
     /// its helpers may only help them), and the index of that move; the caller has joined
-    /// the node and must `leave` it.
-    pub fn find_work(&self, under: Option<&SplitPoint<B>>) -> Option<(Arc<SplitPoint<B>>, usize)> {
-        if self.count.load(Ordering::Relaxed) == 0 {
+    /// the node and must `leave` it. `seen` is the caller's own, for one `under`: no node
+    /// is looked at again until one has opened since the last search that found nothing.
+    pub fn find_work(
+        &self,
+        under: Option<&SplitPoint<B>>,
+        seen: &mut Seen,
+    ) -> Option<(Arc<SplitPoint<B>>, usize)> {
+        let opened = self.opened.load(Ordering::Acquire);
+        if seen.last == Some(opened) {
             return None;
         }
+        let found = self.take_work(under);
+        match (&found, seen.idle) {
+            (None, false) => {
+                self.idle.fetch_add(1, Ordering::Relaxed);
+                seen.idle = true;
+            }
+            (Some(_), true) => self.stop_idling(seen),
+            _ => {}
+        }
+        if found.is_none() {
+            seen.last = Some(opened);
+        }
+        found
+    }
+
+    /// The caller no longer looks for work, having found some or given up.
+    pub fn stop_idling(&self, seen: &mut Seen) {
+        if seen.idle {
+            self.idle.fetch_sub(1, Ordering::Relaxed);
+            seen.idle = false;
+        }
+    }
+
+    fn take_work(&self, under: Option<&SplitPoint<B>>) -> Option<(Arc<SplitPoint<B>>, usize)> {
         let open = self.open.lock().ok()?;
         for split in open.iter().rev() {
             if !split.has_moves_left() || under.is_some_and(|u| !split.is_beneath(u)) {
@@ -347,20 +411,20 @@ mod tests {
         splits.open(&mine);
         splits.open(&beneath);
         splits.open(&elsewhere);
-        let (found, i) = splits.find_work(Some(&mine)).unwrap();
+        let (found, i) = splits.find_work(Some(&mine), &mut Seen::default()).unwrap();
         assert!(Arc::ptr_eq(&found, &beneath));
         assert_eq!(i, 0);
         assert!(found.outcome_if_done().is_none(), "a helper is in the node");
         found.leave();
         assert!(found.outcome_if_done().is_some());
         // An idle helper takes the innermost node opened last.
-        let (found, _) = splits.find_work(None).unwrap();
+        let (found, _) = splits.find_work(None, &mut Seen::default()).unwrap();
         assert!(Arc::ptr_eq(&found, &elsewhere));
         found.leave();
         splits.close(&beneath);
         splits.close(&elsewhere);
         // `mine` has one move; once it is taken there is no work beneath it or anywhere.
         assert_eq!(mine.take(), Some(0));
-        assert!(splits.find_work(None).is_none());
+        assert!(splits.find_work(None, &mut Seen::default()).is_none());
     }
 }

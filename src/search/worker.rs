@@ -10,7 +10,7 @@ use super::ordering::{
     score_moves,
 };
 use super::split::{
-    MIN_ALL_NODE_SPLIT_DEPTH, MIN_SPLIT_DEPTH, Node, Outcome, SplitPoint, SplitPoints,
+    MIN_ALL_NODE_SPLIT_DEPTH, MIN_SPLIT_DEPTH, Node, Outcome, Seen, SplitPoint, SplitPoints,
 };
 use super::tt::{Bound, Entry};
 use super::{MATE, MATE_BOUND, RootLine, Shared};
@@ -240,11 +240,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 }
             }
             let rest = &lines[i + 1..];
-            if i == first
-                && rest.len() >= 2
-                && self.may_split(depth, true)
-                && self.shared.options.multipv == 1
-            {
+            if rest.len() >= 2 && self.shared.options.multipv == 1 && self.may_split(depth, true) {
                 let moves = rest.iter().map(|line| line.mv).collect();
                 let node = Node {
                     depth,
@@ -255,7 +251,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     cut_node: false,
                     in_check,
                 };
-                let Some(outcome) = self.search_split(pos, moves, 1, node, best, true) else {
+                let moves_before = i + 1 - first;
+                let Some(outcome) = self.search_split(pos, moves, moves_before, node, best, true)
+                else {
                     break;
                 };
                 best = best.max(outcome.best_score);
@@ -542,26 +540,37 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             if !tactical && quiets_tried.len() < quiets_tried.capacity() {
                 quiets_tried.push(m);
             }
-            if legal == 1 && !cut_node && self.may_split(depth, pv_node) {
-                // The first move has set a bound: the others are shared with the helpers.
+            if self.may_split(depth, pv_node) {
+                // A move has set a bound and a thread is idle: the rest are shared.
                 let rest: Vec<Move> = picker.by_ref().filter(|&m| pos.is_legal(m, &ctx)).collect();
                 if rest.is_empty() {
                     break;
                 }
+                let moves_before = legal as usize;
                 legal += rest.len() as i32;
                 let node = Node { alpha, ..node };
-                let Some(outcome) = self.search_split(pos, rest, 1, node, best_score, false) else {
+                let Some(outcome) =
+                    self.search_split(pos, rest.clone(), moves_before, node, best_score, false)
+                else {
                     return 0;
                 };
                 best_score = outcome.best_score;
-                if let Some((m, score, line)) = outcome.improvements.last() {
-                    best_move = *m;
+                if let Some(&(m, score, ref line)) = outcome.improvements.last() {
+                    best_move = m;
                     if pv_node {
                         self.set_pv(ply, line);
                     }
-                    if *score >= beta && !is_tactical(pos, *m) {
+                    if score >= beta && !is_tactical(pos, m) {
+                        // The quiet moves ordered before the cut-off one, as one thread
+                        // would have tried them.
+                        let before = rest.iter().take_while(|&&r| r != m);
+                        for &r in before.filter(|&&r| !is_tactical(pos, r)) {
+                            if quiets_tried.try_push(r).is_err() {
+                                break;
+                            }
+                        }
                         self.tables
-                            .reward(side, *m, &quiets_tried, depth, ply, previous);
+                            .reward(side, m, &quiets_tried, depth, ply, previous);
                     }
                 }
                 break;
@@ -678,14 +687,14 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         score
     }
 
-    /// Whether a node this deep shares its moves with other threads.
+    /// Whether a node this deep shares its moves left with other threads now.
     fn may_split(&self, depth: i32, pv_node: bool) -> bool {
         let min = if pv_node {
             MIN_SPLIT_DEPTH
         } else {
             MIN_ALL_NODE_SPLIT_DEPTH
         };
-        self.splits.is_some() && depth >= min
+        depth >= min && self.splits.is_some_and(|splits| splits.wanted())
     }
 
     /// Searches the moves `moves` of the node `pos` together with the other threads,
@@ -728,11 +737,12 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         // Until the helpers are done with their moves, help with the nodes they opened.
         let (path_len, made_len) = (self.path.len(), self.moves_made.len());
         let mut waited = 0u32;
+        let mut seen = Seen::default();
         let outcome = loop {
             if let Some(outcome) = split.outcome_if_done() {
                 break Some(outcome);
             }
-            if let Some((beneath, first)) = splits.find_work(Some(&split)) {
+            if let Some((beneath, first)) = splits.find_work(Some(&split), &mut seen) {
                 self.help(&beneath, first);
                 self.path.truncate(path_len);
                 self.moves_made.truncate(made_len);
@@ -749,6 +759,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
             idle();
         };
+        splits.stop_idling(&mut seen);
         if outcome.is_none() {
             split.abort();
         }
@@ -820,8 +831,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     /// other threads open, until the search stops.
     pub fn serve(&mut self) {
         let Some(splits) = self.splits else { return };
+        let mut seen = Seen::default();
         while !self.shared.stop.load(Ordering::Relaxed) {
-            match splits.find_work(None) {
+            match splits.find_work(None, &mut seen) {
                 Some((split, first)) => {
                     self.help(&split, first);
                     self.stopped = false;
@@ -829,6 +841,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 None => idle(),
             }
         }
+        splits.stop_idling(&mut seen);
     }
 
     /// Takes on the path of a split point's node, to search its moves.
