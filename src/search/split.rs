@@ -55,9 +55,9 @@ pub struct SplitPoint<B: Bitboard> {
     pub moves: Vec<Move>,
     /// How many legal moves of the node come before `moves[0]`.
     pub moves_before: usize,
-    /// The opening thread's move-ordering tables, for a helper joining a deep node: its own
-    /// learnt from other parts of the tree.
-    pub tables: Option<Box<OrderingTables>>,
+    /// The opening thread's move-ordering tables, for the threads that join: their own
+    /// have learnt from other parts of the tree.
+    pub tables: Box<OrderingTables>,
     /// The split point the opening thread was under, if any.
     parent: Option<Arc<SplitPoint<B>>>,
     next: AtomicUsize,
@@ -90,7 +90,7 @@ impl<B: Bitboard> SplitPoint<B> {
         root: bool,
         moves: Vec<Move>,
         moves_before: usize,
-        tables: Option<Box<OrderingTables>>,
+        tables: Box<OrderingTables>,
         parent: Option<Arc<SplitPoint<B>>>,
     ) -> SplitPoint<B> {
         SplitPoint {
@@ -353,7 +353,7 @@ mod tests {
             false,
             vec![m; moves],
             1,
-            None,
+            Box::default(),
             parent,
         ))
     }

@@ -22,8 +22,6 @@ use crate::variant::Stalemate;
 const INFINITY: i32 = MATE + 1;
 /// Nodes between looks at the clock and the stop flag (about a millisecond).
 const CHECK_EVERY: u64 = 1024;
-/// A helper joining a split point this deep takes the main thread's move-ordering tables.
-const TABLES_SPLIT_DEPTH: i32 = 5;
 
 pub struct Worker<'a, B: Bitboard> {
     pub id: usize,
@@ -720,7 +718,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             root,
             moves,
             moves_before,
-            (node.depth >= TABLES_SPLIT_DEPTH).then(|| Box::new(self.tables.clone())),
+            Box::new(self.tables.clone()),
             self.frames.last().cloned(),
         ));
         splits.open(&split);
@@ -851,9 +849,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         self.moves_made.clear();
         self.moves_made.extend_from_slice(&split.moves_made);
         self.static_evals[..split.static_evals.len()].copy_from_slice(&split.static_evals);
-        if let Some(tables) = &split.tables {
-            self.tables.clone_from(tables);
-        }
+        self.tables.clone_from(&split.tables);
     }
 
     /// The line of move `m` at `ply`: `m`, then the line its search left one ply down.
