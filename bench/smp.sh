@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lazy SMP: time to reach the bench depth with 1 and with 2 threads, per bench position.
+# Two threads: time to reach the bench depth with 1 and with 2 threads, per bench position.
 # `RUNS=7 bench/smp.sh [DEPTH]` (default depth 11, 7 runs). Two threads search differently
 # from run to run, so each position's speedup is the median over the runs; the figure is the
 # median over the positions. A position solved in under 20 ms with one thread is too short

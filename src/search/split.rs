@@ -1,15 +1,14 @@
-//! Split points: the moves of a principal-variation node shared out between threads.
+//! Split points: the moves left at a node shared out between threads.
 //!
-//! Once the first move of a PV node (the root included) has been searched and has set a
-//! bound, the node's other moves are mostly null-window searches that do not depend on one
-//! another. The main thread, the only one that opens split points, publishes the node with
-//! its moves still to search; it and every idle helper then take moves from it one at a time
-//! until none are left. A move that fails high ends the node: the split point is aborted,
-//! and whoever is still searching one of its moves stops.
+//! Once a move of a node has been searched and has set a bound, the node's other moves are
+//! mostly null-window searches that do not depend on one another. While a thread is idle, a
+//! thread searching a deep enough node publishes it with its moves still to search; it and
+//! the idle threads then take moves from it one at a time until none are left. A move that
+//! fails high ends the node: the split point is aborted, and whoever is still searching one
+//! of its moves stops.
 //!
-//! Every node off the principal variation lies under some sibling of a PV node, so nearly
-//! all of the tree can be shared out this way; the threads also share the transposition
-//! table as in lazy SMP.
+//! Any thread may open a split point, beneath one it is helping with too; the threads also
+//! share the transposition table.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 
@@ -22,8 +21,9 @@ use crate::board::{Bitboard, Move, Position};
 /// PV nodes with less depth left than this are searched by their thread alone: the work
 /// would be too small to be worth sharing.
 pub const MIN_SPLIT_DEPTH: i32 = 3;
-/// The same for the nodes off the principal variation expected to search every move.
-pub const MIN_ALL_NODE_SPLIT_DEPTH: i32 = 5;
+/// The same for the nodes off the principal variation. Below it they also drop late quiet
+/// moves (futility and move-count pruning), which the moves of a split point are not.
+pub const MIN_NON_PV_SPLIT_DEPTH: i32 = 5;
 
 /// A node of the search, as its children's searches need it.
 #[derive(Clone, Copy, Debug)]

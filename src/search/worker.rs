@@ -10,7 +10,7 @@ use super::ordering::{
     score_moves,
 };
 use super::split::{
-    MIN_ALL_NODE_SPLIT_DEPTH, MIN_SPLIT_DEPTH, Node, Outcome, Seen, SplitPoint, SplitPoints,
+    MIN_NON_PV_SPLIT_DEPTH, MIN_SPLIT_DEPTH, Node, Outcome, Seen, SplitPoint, SplitPoints,
 };
 use super::tt::{Bound, Entry};
 use super::{MATE, MATE_BOUND, RootLine, Shared};
@@ -690,7 +690,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let min = if pv_node {
             MIN_SPLIT_DEPTH
         } else {
-            MIN_ALL_NODE_SPLIT_DEPTH
+            MIN_NON_PV_SPLIT_DEPTH
         };
         depth >= min && self.splits.is_some_and(|splits| splits.wanted())
     }
