@@ -39,6 +39,10 @@ pub struct SearchOptions {
     /// The terms of the full evaluation that are on (all of them in play).
     pub eval_terms: crate::eval::TermSet,
     pub pruning: Pruning,
+    /// Open a split point at every node that may be split, with one thread or with no
+    /// thread idle (off in play): one thread then searches every such node's moves through
+    /// the split-point machinery, which must find the plain search's tree.
+    pub split_every_node: bool,
 }
 
 /// Which selective parts of the search are on: all of them in play; each can be turned off
@@ -76,6 +80,7 @@ impl Default for SearchOptions {
             eval_mode: crate::eval::EvalMode::Full,
             eval_terms: crate::eval::TermSet::ALL,
             pruning: Pruning::default(),
+            split_every_node: false,
         }
     }
 }
@@ -203,32 +208,6 @@ pub fn think<B: Bitboard>(
     control: &SearchControl,
     report: &(dyn Fn(&Report) + Sync),
 ) -> SearchResult {
-    let splits = SplitPoints::default();
-    let splits = (options.threads > 1).then_some(&splits);
-    think_with_splits(
-        root,
-        game_hashes,
-        limits,
-        options,
-        tt,
-        control,
-        report,
-        splits,
-    )
-}
-
-/// `think`, the threads sharing out the moves of their nodes through `splits` if given.
-#[allow(clippy::too_many_arguments)]
-fn think_with_splits<B: Bitboard>(
-    root: &Position<B>,
-    game_hashes: &[u64],
-    limits: &Limits,
-    options: &SearchOptions,
-    tt: &TranspositionTable,
-    control: &SearchControl,
-    report: &(dyn Fn(&Report) + Sync),
-    splits: Option<&SplitPoints<B>>,
-) -> SearchResult {
     let start = Instant::now();
     control.pondering.store(limits.ponder, Ordering::Relaxed);
     if let Ok(mut hit) = control.ponderhit_at.lock() {
@@ -275,6 +254,12 @@ fn think_with_splits<B: Bitboard>(
     }
 
     let threads = options.threads.max(1);
+    let splits = if options.split_every_node {
+        SplitPoints::eager()
+    } else {
+        SplitPoints::default()
+    };
+    let splits = (threads > 1 || options.split_every_node).then_some(&splits);
     let result = std::thread::scope(|scope| {
         let shared = &shared;
         let mut helpers = Vec::new();
@@ -475,12 +460,12 @@ mod tests {
                 let tt = TranspositionTable::new(16).unwrap();
                 let control = SearchControl::default();
                 let limits = Limits::depth(8);
-                let options = SearchOptions::default();
+                let options = SearchOptions {
+                    split_every_node: eager,
+                    ..SearchOptions::default()
+                };
                 with_position!(&pos, p => {
-                    let splits = SplitPoints::eager();
-                    let splits = eager.then_some(&splits);
-                    let result =
-                        think_with_splits(p, &[], &limits, &options, &tt, &control, &|_| {}, splits);
+                    let result = think(p, &[], &limits, &options, &tt, &control, &|_| {});
                     (result.nodes, result.best, result.score)
                 })
             };

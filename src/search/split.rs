@@ -201,8 +201,7 @@ pub struct SplitPoints<B: Bitboard> {
     /// Threads looking for work now. A node is split only while one is, since a split
     /// point costs its opening thread time and nobody may come to share it.
     idle: CachePadded<AtomicUsize>,
-    /// Every node that may be split is, idle thread or not (to test that a thread alone
-    /// at its split points searches the tree of a plain search).
+    /// Every node that may be split is, idle thread or not (`split_every_node`).
     eager: bool,
 }
 
@@ -228,7 +227,6 @@ pub struct Seen {
 
 impl<B: Bitboard> SplitPoints<B> {
     /// Split points opened at every node that may be split, even with no thread idle.
-    #[cfg(test)]
     pub fn eager() -> Self {
         SplitPoints {
             eager: true,
