@@ -11,9 +11,9 @@
 //! share the transposition table.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crossbeam_utils::CachePadded;
-use std::sync::{Arc, Mutex};
 
 use super::ordering::OrderingTables;
 use crate::board::{Bitboard, Move, Position};
