@@ -334,6 +334,10 @@ fn iterate<B: Bitboard>(
     let mut depth = 1;
     while depth <= max_depth {
         for pv_index in 0..multipv {
+            // The line as it stands: a bound while the window fails, then its score.
+            let report_pv = |worker: &mut Worker<B>, line: &RootLine, score, bound| {
+                report_line(shared, worker, line, pv_index, depth, score, bound, report)
+            };
             let mut window = Aspiration::new(depth, previous_scores[pv_index]);
             let score = loop {
                 worker.seldepth = 0;
@@ -353,31 +357,13 @@ fn iterate<B: Bitboard>(
                     aspiration::Outcome::FailedHigh => true,
                     aspiration::Outcome::FailedLow => false,
                 };
-                report_line(
-                    shared,
-                    worker,
-                    &lines[pv_index],
-                    pv_index,
-                    depth,
-                    score,
-                    Some(bound),
-                    report,
-                );
+                report_pv(worker, &lines[pv_index], score, Some(bound));
             };
             if worker.stopped() {
                 break;
             }
             previous_scores[pv_index] = score;
-            report_line(
-                shared,
-                worker,
-                &lines[pv_index],
-                pv_index,
-                depth,
-                score,
-                None,
-                report,
-            );
+            report_pv(worker, &lines[pv_index], score, None);
         }
         if worker.stopped() {
             break;
