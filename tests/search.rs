@@ -245,11 +245,12 @@ fn each_pruning_switch_changes_the_search() {
             .nodes
     };
     let all = nodes(Pruning::default());
-    let off: [fn(&mut Pruning); 4] = [
+    let off: [fn(&mut Pruning); 5] = [
         |p| p.null_move = false,
         |p| p.reductions = false,
         |p| p.futility = false,
         |p| p.move_count = false,
+        |p| p.losing_captures = false,
     ];
     for (i, turn_off) in off.iter().enumerate() {
         let mut pruning = Pruning::default();
@@ -261,6 +262,7 @@ fn each_pruning_switch_changes_the_search() {
         reductions: false,
         futility: false,
         move_count: false,
+        losing_captures: false,
     };
     assert!(nodes(none) > all, "no pruning should search more nodes");
 }

@@ -69,6 +69,7 @@ fn uci_lists_every_option_and_variant() {
         "option name Late Move Reductions type check default true",
         "option name Futility Pruning type check default true",
         "option name Late Move Pruning type check default true",
+        "option name Losing Capture Pruning type check default true",
         "option name Evaluation type combo default full var full var material",
         "option name Eval Material Taper type check default true",
         "option name Eval Placement type check default true",
@@ -103,6 +104,7 @@ fn setoption_accepts_good_values_and_refuses_bad_ones() {
         "setoption name Late Move Reductions value false",
         "setoption name Futility Pruning value true",
         "setoption name Late Move Pruning value false",
+        "setoption name Losing Capture Pruning value false",
         "setoption name Eval Threats value false",
         "setoption name eval king safety value true",
     ] {

@@ -48,11 +48,12 @@ pub fn max_threads() -> usize {
 pub const PAYOFF_STALEMATE_BONUS: i32 = 150;
 
 /// The check options that turn a part of the selective search off (for measuring it).
-const PRUNING_OPTIONS: [&str; 4] = [
+const PRUNING_OPTIONS: [&str; 5] = [
     "Null Move Pruning",
     "Late Move Reductions",
     "Futility Pruning",
     "Late Move Pruning",
+    "Losing Capture Pruning",
 ];
 
 /// The value of a check option.
@@ -276,6 +277,9 @@ impl UciSession {
             }
             "futility pruning" => flag(value, name).map(|on| self.options.pruning.futility = on),
             "late move pruning" => flag(value, name).map(|on| self.options.pruning.move_count = on),
+            "losing capture pruning" => {
+                flag(value, name).map(|on| self.options.pruning.losing_captures = on)
+            }
             term if term.starts_with("eval ") => {
                 match TermSet::SWITCHES
                     .iter()

@@ -57,6 +57,8 @@ pub struct Pruning {
     pub futility: bool,
     /// Late-move (move-count) pruning.
     pub move_count: bool,
+    /// Quiescence leaves out captures that plainly lose material.
+    pub losing_captures: bool,
 }
 
 impl Default for Pruning {
@@ -66,6 +68,7 @@ impl Default for Pruning {
             reductions: true,
             futility: true,
             move_count: true,
+            losing_captures: true,
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Move ordering: the hash move, captures by most valuable victim / least valuable
 //! attacker, promotions, killer moves, then quiet moves by history.
 
+use arrayvec::ArrayVec;
+
 use crate::board::{Bitboard, Move, MoveKind, Position};
 use crate::movegen::{MAX_MOVES, MoveList};
 
@@ -121,6 +123,49 @@ pub fn promotion_gain<B: Bitboard>(pos: &Position<B>, m: Move) -> i32 {
     }
 }
 
+/// How much more than its victim a capturing piece must be worth before a recapture is
+/// taken to lose material for certain.
+const LOSING_CAPTURE_MARGIN: i32 = 50;
+
+/// A capture that plainly loses material: the capturing piece is worth clearly more than
+/// its victim and the opponent defends the square, so the piece is taken back. A cheap
+/// stand-in for a static exchange evaluation, for quiescence to leave such captures out.
+pub fn is_losing_capture<B: Bitboard>(pos: &Position<B>, m: Move, victim: i32) -> bool {
+    if !matches!(m.kind(), MoveKind::Normal | MoveKind::Drop) {
+        return false;
+    }
+    let Some(attacker) = pos.piece_at(m.from()) else {
+        return false;
+    };
+    pos.layout().value(attacker.kind()) > victim + LOSING_CAPTURE_MARGIN
+        && pos.is_attacked(m.to(), !pos.side())
+}
+
+/// The captures that trigger a drop from the reserve which quiescence has tried. Such a
+/// capture comes once for every piece and square of the drop, dozens of moves; quiescence
+/// settles the exchange, to which the drop adds nothing, so it tries one of them only.
+#[derive(Default)]
+pub struct DropCaptures(ArrayVec<Move, 16>);
+
+impl DropCaptures {
+    /// Whether another drop of the same capture as `m` has been tried.
+    pub fn tried(&self, m: Move) -> bool {
+        m.kind() == MoveKind::Drop
+            && self
+                .0
+                .iter()
+                .any(|d| d.from() == m.from() && d.to() == m.to())
+    }
+
+    /// `m` has been tried.
+    pub fn note(&mut self, m: Move) {
+        if m.kind() == MoveKind::Drop {
+            // Full only with more such captures than a position has: the rest are tried.
+            let _ = self.0.try_push(m);
+        }
+    }
+}
+
 /// Is it a "noisy" move (searched in quiescence, not reduced)?
 pub fn is_tactical<B: Bitboard>(pos: &Position<B>, m: Move) -> bool {
     captured_value(pos, m) > 0 || matches!(m.kind(), MoveKind::Promotion | MoveKind::SpellDrop)
@@ -231,5 +276,60 @@ impl MovePicker<'_> {
             self.moves[from + i] = Move::from_bits(key as u32).unwrap_or(Move::NULL);
         }
         // Scores of the sorted part are no longer read.
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::AnyPosition;
+    use crate::protocol::notation::parse_wire;
+    use crate::variant::Registry;
+
+    fn position(variant: &str, fen: &str) -> Position<u64> {
+        let variant = Registry::builtin().get(variant).unwrap();
+        match AnyPosition::from_fen(variant, Some(fen)).unwrap() {
+            AnyPosition::Small(pos) => pos,
+            _ => unreachable!("8x8 fits 64 bits"),
+        }
+    }
+
+    fn losing(pos: &Position<u64>, wire: &str) -> bool {
+        let m = parse_wire(pos, wire, 1).unwrap();
+        is_losing_capture(pos, m, captured_value(pos, m))
+    }
+
+    #[test]
+    fn a_capture_loses_when_a_bigger_piece_takes_a_defended_smaller_one() {
+        // The Queen can take the pawn on d5, which e6 defends; the pawn on c3 can take the
+        // Queen on b4.
+        let pos = position("chess", "4k3/8/4p3/3p4/1q6/2P5/8/3QK3 w - - 0 1");
+        assert!(losing(&pos, "d1d5"), "Queen takes a defended pawn");
+        assert!(!losing(&pos, "c3b4"), "pawn takes the Queen");
+        let pos = position("chess", "4k3/8/8/p7/8/8/8/Q3K3 w - - 0 1");
+        assert!(!losing(&pos, "a1a5"), "Queen takes an undefended pawn");
+    }
+
+    #[test]
+    fn quiescence_tries_one_drop_of_each_capture() {
+        // The Magician on d3 can take on c4 or on e4, reaching its 4th rank: each capture
+        // comes with a Bishop or Knight drop on any empty square.
+        let pos = position("royal-magician", "4k3/8/8/8/2p1p3/3M4/8/4K3 w - - 0 1");
+        let mut captures = MoveList::new();
+        pos.generate_captures(&mut captures);
+        let onto = |m: &Move, to: &str| pos.layout().dims.parse_square(to) == Some(m.to());
+        let e4: Vec<Move> = captures.iter().copied().filter(|m| onto(m, "e4")).collect();
+        let c4: Vec<Move> = captures.iter().copied().filter(|m| onto(m, "c4")).collect();
+        assert!(e4.len() > 20 && e4.iter().all(|m| m.kind() == MoveKind::Drop));
+        assert!(c4.len() > 20);
+
+        let mut tried = DropCaptures::default();
+        assert!(!tried.tried(e4[0]));
+        tried.note(e4[0]);
+        assert!(
+            e4[1..].iter().all(|&m| tried.tried(m)),
+            "the other drops of the capture"
+        );
+        assert!(c4.iter().all(|&m| !tried.tried(m)), "another capture");
     }
 }

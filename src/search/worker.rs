@@ -6,8 +6,8 @@ use std::sync::atomic::Ordering;
 
 use super::eval_cache::EvalCache;
 use super::ordering::{
-    MAX_PLY, MovePicker, OrderingTables, Scores, captured_value, is_tactical, promotion_gain,
-    score_moves,
+    DropCaptures, MAX_PLY, MovePicker, OrderingTables, Scores, captured_value, is_losing_capture,
+    is_tactical, promotion_gain, score_moves,
 };
 use super::split::{
     MIN_NON_PV_SPLIT_DEPTH, MIN_SPLIT_DEPTH, Node, Outcome, Seen, SplitPoint, SplitPoints,
@@ -921,12 +921,21 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             ply,
             Move::NULL,
         );
+        let pruning = self.shared.options.pruning;
         let mut legal = 0;
+        let mut drop_captures = DropCaptures::default();
         for m in MovePicker::new(&mut moves, &mut scores) {
             if !in_check {
                 // Delta pruning: even winning this piece cannot lift us to alpha.
-                let gain = captured_value(pos, m) + promotion_gain(pos, m);
+                let victim = captured_value(pos, m);
+                let gain = victim + promotion_gain(pos, m);
                 if best + gain + 200 < alpha && m.kind() != MoveKind::Promotion {
+                    continue;
+                }
+                if pruning.losing_captures && is_losing_capture(pos, m, victim) {
+                    continue;
+                }
+                if drop_captures.tried(m) {
                     continue;
                 }
             }
@@ -934,6 +943,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 continue;
             }
             legal += 1;
+            if !in_check {
+                drop_captures.note(m);
+            }
             let mut child = *pos;
             child.play(m);
             self.prefetch(child.hash());
