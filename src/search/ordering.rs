@@ -1,5 +1,6 @@
 //! Move ordering: the hash move, captures by most valuable victim / least valuable
-//! attacker, promotions, killer moves, then quiet moves by history.
+//! attacker, promotions, killer moves, then quiet moves by history; and what the search
+//! asks of a move besides its order (is it noisy, does it plainly lose material).
 
 use arrayvec::ArrayVec;
 
