@@ -926,16 +926,17 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let mut drop_captures = DropCaptures::default();
         for m in MovePicker::new(&mut moves, &mut scores) {
             if !in_check {
+                if drop_captures.tried(m) {
+                    continue;
+                }
                 // Delta pruning: even winning this piece cannot lift us to alpha.
                 let victim = captured_value(pos, m);
                 let gain = victim + promotion_gain(pos, m);
                 if best + gain + 200 < alpha && m.kind() != MoveKind::Promotion {
                     continue;
                 }
+                // Last, as it asks whether the square is attacked.
                 if pruning.losing_captures && is_losing_capture(pos, m, victim) {
-                    continue;
-                }
-                if drop_captures.tried(m) {
                     continue;
                 }
             }
