@@ -325,3 +325,210 @@ fn two_threads_report_the_line_they_play() {
         assert_eq!(last.score, result.score);
     }
 }
+
+/// The position after `wire` moves, and whether the last one mated (by the rules' verdict).
+fn mates(pos: &AnyPosition, m: &str) -> bool {
+    let (after, _) = pos.after_wire(m, 1).unwrap();
+    let verdict = with_position!(&after, p => outcome(p, &[p.hash()]));
+    matches!(verdict, Some(Outcome::Win(_, Reason::Checkmate)))
+}
+
+/// RULES.md (as in chess, FIDE 9.3 and 5.1): a move that mates ends the game, even the move
+/// that completes fifty moves without a capture or pawn move. In every variant, a Rook's mate
+/// on the move that reaches the limit is found and scored as a mate, not as a draw.
+#[test]
+fn a_mate_on_the_move_that_reaches_the_fifty_move_limit_wins() {
+    let cases = [
+        ("chess", "7k/8/6K1/8/8/8/8/R6n w - - 99 80", "a1a8"),
+        ("deathmatch", "7k/8/6K1/8/8/8/8/R6n w - - 99 80", "a1a8"),
+        (
+            "deathmatch-legacy",
+            "7k/8/6K1/8/8/8/8/R6n w - - 99 80",
+            "a1a8",
+        ),
+        (
+            "royal-magician",
+            "7k/8/6K1/8/8/8/8/R6n[k] w - - 99 80",
+            "a1a8",
+        ),
+        (
+            "magi",
+            "9k/10/8K1/10/10/10/10/10/10/R8n w - - 99 80",
+            "a1a10",
+        ),
+        (
+            "magician-chess",
+            "6k/7/5K1/1******/1***3/7/R6 w - - 99 80",
+            "a1a7",
+        ),
+    ];
+    for (variant, fen, mate) in cases {
+        let pos = position(variant, fen);
+        assert!(mates(&pos, mate), "{variant}: {mate} should mate in {fen}");
+        // The rules agree the game is over by mate, not by the 50-move rule.
+        let (after, _) = pos.after_wire(mate, 1).unwrap();
+        assert_eq!(
+            with_position!(&after, p => p.halfmove_clock()),
+            100,
+            "{variant}: the mate reaches the limit"
+        );
+        for depth in [1, 4] {
+            let result = search(&pos, &[], Limits::depth(depth), 1);
+            assert_eq!(
+                wire(&pos, result.best),
+                mate,
+                "{variant} at depth {depth}: {fen}"
+            );
+            assert_eq!(result.score, Score::Mate(1), "{variant} at depth {depth}");
+        }
+    }
+}
+
+/// The 50-move rule inside the tree: a Queen up with the halfmove clock at 99 and no mate in
+/// one, every move draws (no capture or pawn move is possible); with the clock at 0 the same
+/// position is a plain win.
+#[test]
+fn the_fifty_move_rule_draws_inside_the_tree() {
+    for (variant, fen) in [
+        ("chess", "8/8/8/4k3/8/8/8/KQ6 w - - 99 80"),
+        ("magi", "10/10/10/10/5k4/10/10/10/10/KQ8 w - - 99 80"),
+    ] {
+        let pos = position(variant, fen);
+        let result = search(&pos, &[], Limits::depth(6), 1);
+        assert_eq!(result.score, Score::Centipawns(0), "{variant}: {fen}");
+        let fresh = position(variant, &fen.replace(" 99 80", " 0 80"));
+        let result = search(&fresh, &[], Limits::depth(6), 1);
+        assert!(
+            matches!(result.score, Score::Centipawns(cp) if cp > 500)
+                || matches!(result.score, Score::Mate(m) if m > 0),
+            "{variant}: {:?}",
+            result.score
+        );
+    }
+}
+
+/// A repetition the search finds by itself, with no game history: a Rook down, White checks
+/// for ever (Qf6+ Kg8 Qg5+ Kh8 …), and the search scores the line as the draw it is.
+#[test]
+fn a_perpetual_check_inside_the_tree_is_a_draw() {
+    let pos = position("chess", "5r1k/5p1p/8/6Q1/8/8/q4PPP/6K1 w - - 0 1");
+    let result = search(&pos, &[], Limits::depth(10), 1);
+    assert_eq!(result.score, Score::Centipawns(0));
+    assert_eq!(wire(&pos, result.best), "g5f6");
+}
+
+/// The transposition table does its work: the same search with a table of one bucket (four
+/// entries, as good as none) needs many more nodes, and the full table reports itself used.
+#[test]
+fn the_transposition_table_saves_work() {
+    let pos = position(
+        "chess",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    );
+    let options = SearchOptions::default();
+    let hashfull = std::sync::atomic::AtomicU32::new(0);
+    let report = |r: &magus::search::Report| {
+        hashfull.fetch_max(r.hashfull, std::sync::atomic::Ordering::Relaxed);
+    };
+    let run = |tt: &TranspositionTable| {
+        let control = SearchControl::default();
+        with_position!(&pos, p => think(p, &[], &Limits::depth(11), &options, tt, &control, &report))
+    };
+    let with_table = run(&TranspositionTable::new(16).unwrap());
+    assert!(
+        hashfull.swap(0, std::sync::atomic::Ordering::Relaxed) > 0,
+        "the table reports no use"
+    );
+    let without = run(&TranspositionTable::with_buckets(1));
+    assert!(
+        with_table.nodes * 4 < without.nodes * 3,
+        "{} nodes with the table, {} without",
+        with_table.nodes,
+        without.nodes
+    );
+}
+
+/// `go nodes N` stops close to N, in every variant and with one or two threads: the count
+/// is looked at every 1024 nodes by each thread.
+#[test]
+fn a_node_limit_stops_near_the_limit() {
+    let registry = Registry::builtin();
+    for v in registry.all() {
+        let pos = AnyPosition::from_fen(v, None).unwrap();
+        for threads in [1, 2] {
+            let limit = 30_000;
+            let limits = Limits {
+                nodes: Some(limit),
+                ..Limits::default()
+            };
+            let result = search(&pos, &[], limits, threads);
+            // Each thread publishes its count every 1024 nodes and looks at the total as it
+            // does: the others may be up to twice that far on when the first one stops.
+            let margin = 2048 * threads as u64;
+            assert!(
+                (limit..=limit + margin).contains(&result.nodes),
+                "{}: {} nodes for a limit of {limit} with {threads} threads",
+                v.name,
+                result.nodes
+            );
+        }
+    }
+}
+
+/// `go movetime T` answers after about T: not at once, and within the move overhead and a
+/// scheduling allowance after it.
+#[test]
+fn a_movetime_is_kept() {
+    let pos = position(
+        "chess",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    );
+    let limits = Limits {
+        movetime: Some(std::time::Duration::from_millis(400)),
+        ..Limits::default()
+    };
+    let start = std::time::Instant::now();
+    let result = search(&pos, &[], limits, 1);
+    let took = start.elapsed();
+    assert!(!result.best.is_null());
+    // The default overhead (30 ms) is kept back from the 400 ms.
+    assert!(
+        took >= std::time::Duration::from_millis(300),
+        "answered after {took:?}"
+    );
+    assert!(
+        took <= std::time::Duration::from_millis(400 + 500),
+        "answered after {took:?}"
+    );
+}
+
+/// The bench signature of the search: the node count of `magus bench` (every position at the
+/// default depth, one thread). It changes only when the search or the evaluation does; the
+/// commit that changes it says why, and the README shows the same number.
+const BENCH_SIGNATURE: u64 = 1_204_918;
+
+#[test]
+fn the_bench_signature_is_pinned() {
+    let result = magus::search::bench::run(
+        magus::search::bench::DEFAULT_DEPTH,
+        1,
+        None,
+        |_, _, _, _| {},
+    )
+    .unwrap();
+    assert_eq!(result.nodes, BENCH_SIGNATURE, "the search's tree changed");
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let digits = BENCH_SIGNATURE.to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    assert!(
+        readme.contains(&format!("signature {grouped} nodes")),
+        "the README should give the signature as 'signature {grouped} nodes'"
+    );
+}

@@ -105,6 +105,14 @@ impl<B: Bitboard> Position<B> {
         !next.is_attacked(next.king(us), !us)
     }
 
+    /// Whether the side to move has a legal move (stops at the first one).
+    pub fn has_legal_move(&self) -> bool {
+        let mut pseudo = super::MoveList::new();
+        self.generate(&mut pseudo);
+        let ctx = self.legality_context();
+        pseudo.into_iter().any(|m| self.is_legal(m, &ctx))
+    }
+
     /// The legal moves.
     pub fn legal_moves(&self) -> super::MoveList {
         let mut pseudo = super::MoveList::new();

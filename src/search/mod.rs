@@ -386,9 +386,15 @@ fn iterate<B: Bitboard>(
         {
             break;
         }
+        // On a clock, an iteration begun late would not end in time; a fixed time per move
+        // is used to its end.
         let pondering = control.pondering.load(Ordering::Relaxed);
-        if !pondering && !shared.limits.infinite && shared.elapsed() >= shared.budget.soft / 10 * 6
-        {
+        let iteration_limit = if shared.limits.movetime.is_some() {
+            shared.budget.hard
+        } else {
+            shared.budget.soft / 10 * 6
+        };
+        if !pondering && !shared.limits.infinite && shared.elapsed() >= iteration_limit {
             break;
         }
         depth += 1;

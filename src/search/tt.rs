@@ -168,6 +168,15 @@ impl TranspositionTable {
         })
     }
 
+    /// A table of exactly `count` buckets of four entries (at least one): a table too small
+    /// to matter, to measure what the table is worth.
+    pub fn with_buckets(count: usize) -> TranspositionTable {
+        TranspositionTable {
+            memory: BucketMemory::zeroed(count.max(1)).expect("a few buckets can be had"),
+            generation: AtomicU64::new(0),
+        }
+    }
+
     #[inline(always)]
     fn buckets(&self) -> &[Bucket] {
         self.memory.as_slice()

@@ -179,14 +179,26 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         }
     }
 
-    /// A draw by repetition (a position of the path or game seen before, with the same side
-    /// to move, since the last irreversible move) or by the 50-move rule.
-    fn is_draw(&self, pos: &Position<B>) -> bool {
-        let variant = pos.layout().variant;
-        let fifty = variant.end.fifty_move_plies;
-        if fifty > 0 && pos.halfmove_clock() >= fifty {
-            return true;
+    /// The score of a node the 50-move rule ends, if it does: a draw, unless the move that
+    /// reached the limit mated or stalemated, which ends the game first (as in `rules::end`).
+    fn fifty_move_score(&self, pos: &Position<B>, ply: usize) -> Option<i32> {
+        let fifty = pos.layout().variant.end.fifty_move_plies;
+        if fifty == 0 || pos.halfmove_clock() < fifty {
+            return None;
         }
+        Some(if pos.has_legal_move() {
+            0
+        } else if pos.in_check() {
+            -MATE + ply as i32
+        } else {
+            self.stalemate_score(pos, ply)
+        })
+    }
+
+    /// A draw by repetition: a position of the path or game seen before, with the same side
+    /// to move, since the last irreversible move.
+    fn is_repetition(&self, pos: &Position<B>) -> bool {
+        let variant = pos.layout().variant;
         if variant.end.repetitions == 0 {
             return false;
         }
@@ -362,7 +374,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if self.is_draw(pos) {
+        if let Some(score) = self.fifty_move_score(pos, ply) {
+            return score;
+        }
+        if self.is_repetition(pos) {
             return 0;
         }
         if ply >= MAX_PLY {
