@@ -522,7 +522,7 @@ fn the_bench_signature_is_pinned() {
     let digits = BENCH_SIGNATURE.to_string();
     let mut grouped = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             grouped.push(',');
         }
         grouped.push(c);
