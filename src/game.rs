@@ -98,7 +98,11 @@ impl AnyPosition {
         with_position!(self, p => p.legal_moves().into_iter().map(|m| notation::to_wire(p, m, first_rank)).collect())
     }
     /// Parses a wire move and returns the position after it.
-    pub fn after_wire(&self, text: &str, first_rank: u8) -> Result<(AnyPosition, Move), String> {
+    pub fn after_wire(
+        &self,
+        text: &str,
+        first_rank: u8,
+    ) -> Result<(AnyPosition, Move), notation::MoveError> {
         match self {
             AnyPosition::Small(p) => {
                 let m = notation::parse_wire(p, text, first_rank)?;
@@ -202,12 +206,27 @@ impl Game {
     }
 
     /// Plays a wire move; an illegal one changes nothing.
-    pub fn play_wire(&mut self, text: &str, first_rank: u8) -> Result<Move, String> {
+    pub fn play_wire(&mut self, text: &str, first_rank: u8) -> Result<Move, notation::MoveError> {
         let (next, m) = self.position.after_wire(text, first_rank)?;
         self.position = next;
         self.moves.push(m);
         self.hashes.push(next.hash());
         Ok(m)
+    }
+
+    /// Plays a move of the current position; one that is not legal here changes nothing.
+    pub fn play(&mut self, m: Move) -> Result<(), notation::MoveError> {
+        let legal = with_position!(&self.position, p => p.legal_moves().contains(&m));
+        if !legal {
+            return Err(notation::MoveError::Illegal(format!(
+                "{m:?} is not a legal move in {}",
+                self.position.to_fen()
+            )));
+        }
+        with_position!(&mut self.position, p => p.play(m));
+        self.moves.push(m);
+        self.hashes.push(self.position.hash());
+        Ok(())
     }
 
     /// Takes back the last move, if any.

@@ -102,7 +102,7 @@ struct AnalyzeArgs {
     /// Start from this position instead of the variant's start.
     #[arg(long)]
     fen: Option<String>,
-    /// Moves to play first, in coordinate notation (e2e4 ...).
+    /// Moves to play first, in SAN (Nf3, Bc1=M, Ke4/N@c5 ...) or coordinates (e2e4 ...).
     #[arg(long, num_args = 1..)]
     moves: Vec<String>,
     /// Analyse the final position of the first game of this PGN file (its Variant tag decides
@@ -297,12 +297,14 @@ fn bench(depth: i32, threads: usize, variant: Option<&str>) -> Result<(), String
         return Err(format!("bench threads: {threads} is not from 1 to 1024"));
     }
     let count = magus::search::bench::POSITIONS.len();
-    let result = magus::search::bench::run(depth, threads, variant, |i, name, nodes, time| {
-        eprintln!(
-            "Position {i:>2}/{count} {name:<18} {nodes:>10} nodes {:>7} ms",
-            time.as_millis()
-        );
-    })?;
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let result =
+        magus::search::bench::run(depth, threads, variant, &cancel, |i, name, nodes, time| {
+            eprintln!(
+                "Position {i:>2}/{count} {name:<18} {nodes:>10} nodes {:>7} ms",
+                time.as_millis()
+            );
+        })?;
     let ms = result.time.as_millis().max(1);
     println!("===========================");
     println!("Total time (ms) : {ms}");
@@ -312,9 +314,8 @@ fn bench(depth: i32, threads: usize, variant: Option<&str>) -> Result<(), String
 }
 
 fn analyze(registry: &Registry, args: &AnalyzeArgs) -> Result<(), String> {
+    use magus::search::engine::Engine;
     use magus::search::time::Limits;
-    use magus::search::tt::TranspositionTable;
-    use magus::search::{SearchControl, SearchOptions, think};
 
     let game = match &args.pgn {
         Some(path) => {
@@ -332,8 +333,16 @@ fn analyze(registry: &Registry, args: &AnalyzeArgs) -> Result<(), String> {
             let variant = find_variant(registry, &args.variant)?;
             let start = AnyPosition::from_fen(variant, args.fen.as_deref())
                 .map_err(|e| format!("--fen: {e}"))?;
-            let moves: Vec<&str> = args.moves.iter().map(String::as_str).collect();
-            magus::game::Game::from_moves(start, &moves, 1).map_err(|e| format!("--moves: {e}"))?
+            let mut game = magus::game::Game::new(start);
+            for (i, text) in args.moves.iter().enumerate() {
+                let (_, m) = game
+                    .position()
+                    .after_san(text)
+                    .map_err(|e| format!("--moves: move {} '{text}': {e}", i + 1))?;
+                game.play(m)
+                    .map_err(|e| format!("--moves: move {} '{text}': {e}", i + 1))?;
+            }
+            game
         }
     };
     if !(1..=256).contains(&args.multipv) {
@@ -342,7 +351,28 @@ fn analyze(registry: &Registry, args: &AnalyzeArgs) -> Result<(), String> {
     if !(1..=1024).contains(&args.threads) {
         return Err(format!("--threads: {} is not from 1 to 1024", args.threads));
     }
-    let tt = TranspositionTable::new(args.hash).map_err(|e| format!("--hash: {e}"))?;
+    let positive = |flag: &str, n: u64| {
+        if n == 0 {
+            Err(format!(
+                "{flag}: 0 leaves nothing to search; give 1 or more"
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    if let Some(d) = args.depth
+        && d < 1
+    {
+        return Err(format!(
+            "--depth: {d} leaves nothing to search; give 1 or more"
+        ));
+    }
+    if let Some(n) = args.nodes {
+        positive("--nodes", n)?;
+    }
+    if let Some(ms) = args.movetime {
+        positive("--movetime", ms)?;
+    }
     let mut limits = Limits {
         depth: args.depth,
         nodes: args.nodes,
@@ -353,11 +383,14 @@ fn analyze(registry: &Registry, args: &AnalyzeArgs) -> Result<(), String> {
             args.movetime.unwrap_or(5000),
         ));
     }
-    let options = SearchOptions {
-        threads: args.threads,
-        multipv: args.multipv,
-        ..SearchOptions::default()
-    };
+    let engine = Engine::with_hash(1);
+    engine
+        .set_hash(args.hash)
+        .map_err(|e| format!("--hash: {e}"))?;
+    engine.set_options(|o| {
+        o.threads = args.threads;
+        o.multipv = args.multipv;
+    });
     let pos = *game.position();
     print!("{}", magus::diagram::text_board(&pos));
     println!(
@@ -369,28 +402,38 @@ fn analyze(registry: &Registry, args: &AnalyzeArgs) -> Result<(), String> {
         },
         pos.to_fen()
     );
-    let control = SearchControl::default();
-    let history = &game.hashes()[..game.hashes().len() - 1];
-    let result = magus::with_position!(&pos, p => {
-        let report = |r: &magus::search::Report| {
-            let score = match r.score {
-                magus::search::Score::Centipawns(cp) => format!("{:+.2}", cp as f64 / 100.0),
-                magus::search::Score::Mate(m) => format!("#{m}"),
-            };
-            let pv = pos.line_san(&r.pv);
-            let secs = r.time.as_secs_f64().max(1e-6);
-            let bound = match r.bound { Some(true) => " (lower bound)", Some(false) => " (upper bound)", None => "" };
-            let k = if args.multipv > 1 { format!(" [{}]", r.multipv) } else { String::new() };
-            println!("depth {:>2}/{:<2}{k} score {score:>7}{bound} nodes {:>10} nps {:>8.0}  {}", r.depth, r.seldepth, r.nodes, r.nodes as f64 / secs, pv.join(" "));
+    let multipv = args.multipv;
+    let report = move |r: &magus::search::Report| {
+        let score = match r.score {
+            magus::search::Score::Centipawns(cp) => format!("{:+.2}", cp as f64 / 100.0),
+            magus::search::Score::Mate(m) => format!("#{m}"),
         };
-        think(p, history, &limits, &options, &tt, &control, &report)
-    });
+        let pv = pos.line_san(&r.pv);
+        let secs = r.time.as_secs_f64().max(1e-6);
+        let bound = match r.bound {
+            Some(true) => " (lower bound)",
+            Some(false) => " (upper bound)",
+            None => "",
+        };
+        let k = if multipv > 1 {
+            format!(" [{}]", r.multipv)
+        } else {
+            String::new()
+        };
+        println!(
+            "depth {:>2}/{:<2}{k} score {score:>7}{bound} nodes {:>10} nps {:>8.0}  {}",
+            r.depth,
+            r.seldepth,
+            r.nodes,
+            r.nodes as f64 / secs,
+            pv.join(" ")
+        );
+    };
+    let result = engine.search(&game, limits, Box::new(report));
     if result.best.is_null() {
         println!("no legal move");
     } else {
-        let best =
-            magus::with_position!(&pos, p => magus::protocol::notation::to_wire(p, result.best, 1));
-        println!("best move {best}");
+        println!("best move {}", pos.san(result.best));
     }
     Ok(())
 }

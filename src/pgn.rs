@@ -393,9 +393,11 @@ pub fn replay(game: &PgnGame, registry: &Registry) -> Result<Replay, ReplayError
         };
         i += 1;
         let wire = with_position!(&pos, p => crate::protocol::notation::to_wire(p, mv.1, 1));
-        played
-            .play_wire(&wire, 1)
-            .map_err(|error| ReplayError { ply: i, at, error })?;
+        played.play_wire(&wire, 1).map_err(|error| ReplayError {
+            ply: i,
+            at,
+            error: error.into(),
+        })?;
     }
     let outcome =
         with_position!(played.position(), p => crate::rules::end::outcome(p, played.hashes()));

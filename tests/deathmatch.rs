@@ -313,7 +313,7 @@ fn bad_input_is_refused_with_a_reason() {
     assert!(err.contains("2 Magicians but made 1 swaps"), "{err}");
 
     let pos = AnyPosition::from_fen(chess, Some("k7/4P3/8/8/8/8/8/7K w - - 0 1")).unwrap();
-    let err = pos.after_wire("e7e8m", 1).unwrap_err();
+    let err = pos.after_wire("e7e8m", 1).unwrap_err().to_string();
     assert!(err.contains("not a legal move"), "{err}");
 }
 

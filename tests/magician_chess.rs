@@ -479,13 +479,14 @@ fn kings_pawns_and_pieces_never_land_on_a_hole() {
     // out of the lists of the compound tests below.)
     let start = position(START);
     for m in ["a2a3", "g2g3", "d1d2"] {
-        let err = start.after_wire(m, 1).map(|_| ()).unwrap_err();
+        let err = start.after_wire(m, 1).map(|_| ()).unwrap_err().to_string();
         assert!(err.contains("not a legal move"), "{m}: {err}");
     }
     let err = position(CARRY_AND_DROP)
         .after_wire("d3b5", 1)
         .map(|_| ())
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("not a legal move"), "{err}");
     // A pawn's two-step cannot pass a hole: with the hole on e3 instead of d2, the pawn on
     // e2 can neither step onto e3 nor jump it to e4.
@@ -810,14 +811,15 @@ fn nothing_stands_on_a_hole() {
     let err = position(START)
         .after_wire("a2a3", 1)
         .map(|_| ())
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("not a legal move"), "{err}");
 }
 
 #[test]
 fn a_spell_that_names_a_wrong_square_is_refused_with_the_reason() {
     let pos = position(CARRY_AND_DROP);
-    let refusal = |m: &str| pos.after_wire(m, 1).map(|_| ()).unwrap_err();
+    let refusal = |m: &str| pos.after_wire(m, 1).map(|_| ()).unwrap_err().to_string();
     // e6 and d5 are not orthogonal neighbours of the hole e4.
     for m in ["e4e6", "e4d5", "e4e6x"] {
         let err = refusal(m);
@@ -838,11 +840,16 @@ fn a_spell_that_names_a_wrong_square_is_refused_with_the_reason() {
     let err = position(ESCAPE)
         .after_wire("d3d2x", 1)
         .map(|_| ())
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("King on d2 cannot be dropped"), "{err}");
     // A spell that leaves the King droppable.
     let fen = "****2k/***4/*6/4M2/3*3/1m1K3/7 w - - 0 1";
-    let err = position(fen).after_wire("d3d2", 1).map(|_| ()).unwrap_err();
+    let err = position(fen)
+        .after_wire("d3d2", 1)
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("would leave the White King in check"), "{err}");
 }
 

@@ -205,8 +205,10 @@ fn repetition_is_scored_as_a_draw() {
 
 #[test]
 fn the_bench_signature_is_stable() {
-    let first = magus::search::bench::run(4, 1, None, |_, _, _, _| {}).unwrap();
-    let second = magus::search::bench::run(4, 1, None, |_, _, _, _| {}).unwrap();
+    let first =
+        magus::search::bench::run(4, 1, None, &Default::default(), |_, _, _, _| {}).unwrap();
+    let second =
+        magus::search::bench::run(4, 1, None, &Default::default(), |_, _, _, _| {}).unwrap();
     assert_eq!(first.nodes, second.nodes);
     assert!(first.positions >= 8);
 }
@@ -513,6 +515,7 @@ fn the_bench_signature_is_pinned() {
         magus::search::bench::DEFAULT_DEPTH,
         1,
         None,
+        &Default::default(),
         |_, _, _, _| {},
     )
     .unwrap();

@@ -218,22 +218,62 @@ fn go_with_every_limit_and_the_info_fields() {
     assert!(info.starts_with("info depth 4 "), "{info}");
     let (best, ponder) = bestmove(&lines);
     assert!(ponder.is_some(), "{lines:?}");
-    assert_ne!(best, "(none)");
+    let legal = t.session.game().position().legal_moves_wire(1);
+    assert!(legal.contains(&best), "{lines:?}");
+    // Each limit is kept, not only answered.
+    let field = |line: &str, name: &str| -> u64 {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let i = words.iter().position(|w| *w == name).unwrap();
+        words[i + 1].parse().unwrap()
+    };
     for go in [
         "go nodes 5000",
-        "go movetime 100",
+        "go movetime 300",
         "go wtime 1000 btime 1000 winc 10 binc 10 movestogo 5",
         "go wtime 500 btime -20",
-        "go mate 2",
         "go depth 3 searchmoves a7a6 h7h6",
     ] {
+        let start = std::time::Instant::now();
         t.send(go);
         let lines = t.wait("bestmove");
+        let took = start.elapsed();
         let (best, _) = bestmove(&lines);
-        if go.contains("searchmoves") {
-            assert!(best == "a7a6" || best == "h7h6", "{go}: {best}");
+        assert!(legal.contains(&best), "{go}: {best}");
+        let last = lines
+            .iter()
+            .rfind(|l| l.starts_with("info depth"))
+            .unwrap_or_else(|| panic!("{go}: {lines:?}"));
+        match go {
+            "go nodes 5000" => {
+                // Counted every 1024 nodes: the search stops within that of the limit.
+                assert!(field(last, "nodes") <= 5000 + 1024, "{go}: {last}");
+            }
+            "go movetime 300" => {
+                assert!(took >= Duration::from_millis(250), "{go}: {took:?}");
+                assert!(took < Duration::from_millis(300 + 700), "{go}: {took:?}");
+            }
+            "go wtime 1000 btime 1000 winc 10 binc 10 movestogo 5" => {
+                // Black to move, a fifth of a second at most planned, four times that at
+                // most used.
+                assert!(took < Duration::from_millis(800), "{go}: {took:?}");
+            }
+            "go wtime 500 btime -20" => {
+                // Black has no time left: it answers at once.
+                assert!(took < Duration::from_millis(300), "{go}: {took:?}");
+            }
+            _ => {
+                assert!(best == "a7a6" || best == "h7h6", "{go}: {best}");
+                assert!(last.starts_with("info depth 3 "), "{go}: {last}");
+            }
         }
     }
+    // go mate N: finds the mate at that distance and stops there.
+    t.send("position fen 6k1/8/8/8/8/8/R7/1R4K1 w - - 0 1\ngo mate 2");
+    let lines = t.wait("bestmove");
+    let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
+    assert!(last.contains(" score mate 2 "), "{lines:?}");
+    assert!(field(last, "depth") <= 6, "{last}");
+    t.send("position startpos moves e2e4");
     // MultiPV: one line per root move.
     t.send("setoption name MultiPV value 3\ngo depth 3");
     let lines = t.wait("bestmove");
@@ -260,17 +300,12 @@ fn infinite_ponder_stop_ponderhit_and_commands_during_search() {
     let mut t = Transcript::start();
     t.send("uci\nposition startpos\ngo infinite");
     std::thread::sleep(Duration::from_millis(100));
-    // While searching: isready is answered, other commands are refused, the position stays.
+    // While searching: isready is answered at once; a position (or option, or new game)
+    // waits for the search to end, and then applies.
     let fen = t.fen();
-    let lines = t.send("isready\nposition startpos moves e2e4\nucinewgame");
+    let lines = t.send("isready\nposition startpos moves e2e4");
     assert!(lines.contains(&"readyok".to_string()), "{lines:?}");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l == "info string error: 'position' while searching; send 'stop' first"),
-        "{lines:?}"
-    );
-    assert_eq!(t.fen(), fen);
+    assert_eq!(t.fen(), fen, "the position waits while the search runs");
     assert!(
         !lines.iter().any(|l| l.starts_with("bestmove")),
         "infinite ended early: {lines:?}"
@@ -281,13 +316,27 @@ fn infinite_ponder_stop_ponderhit_and_commands_during_search() {
         lines.iter().filter(|l| l.starts_with("bestmove")).count(),
         1
     );
+    assert_eq!(
+        t.fen(),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "the position sent during the search applies when it ends"
+    );
     // Pondering waits for ponderhit, then the clock applies.
     t.send("position startpos moves e2e4 e7e5\ngo ponder wtime 2000 btime 2000");
     std::thread::sleep(Duration::from_millis(200));
     assert!(!t.since_mark().iter().any(|l| l.starts_with("bestmove")));
     t.send("ponderhit");
     let lines = t.wait("bestmove");
-    assert_ne!(bestmove(&lines).0, "(none)");
+    let after = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    assert_eq!(t.fen(), after);
+    assert!(
+        t.session
+            .game()
+            .position()
+            .legal_moves_wire(1)
+            .contains(&bestmove(&lines).0),
+        "{lines:?}"
+    );
     // stop with nothing running, and quit, are quiet.
     assert!(t.send("stop").is_empty());
     t.send("go infinite");
@@ -341,7 +390,8 @@ fn extra_commands_display_perft_bench_eval() {
         lines.iter().any(|l| l.starts_with("Checkers:")),
         "{lines:?}"
     );
-    let lines = t.send("go perft 2");
+    t.send("go perft 2");
+    let lines = t.wait("Nodes searched");
     assert_eq!(
         lines.last().map(String::as_str),
         Some("Nodes searched: 400")
@@ -352,18 +402,29 @@ fn extra_commands_display_perft_bench_eval() {
         lines.last().unwrap().starts_with("Final evaluation: "),
         "{lines:?}"
     );
-    let lines = t.send("bench 2");
+    t.send("bench 2");
+    let lines = t.wait("Nodes/second");
     assert!(
         lines.iter().any(|l| l.starts_with("Nodes searched  : ")),
         "{lines:?}"
     );
-    let lines = t.send("go perft 0");
+    // A refused perft is a refused `go`: its error, then a move all the same.
+    t.send("go perft 0");
+    let lines = t.wait("bestmove");
     assert_eq!(
-        lines,
-        vec!["info string error: go perft needs a depth from 1 to 20"]
+        lines[0],
+        "info string error: go perft needs a depth from 1 to 12"
     );
-    t.send("setoption name UCI_Variant value magi\nposition startpos");
-    let lines = t.send("go perft 1");
+    assert!(
+        t.session
+            .game()
+            .position()
+            .legal_moves_wire(1)
+            .contains(&bestmove(&lines).0),
+        "{lines:?}"
+    );
+    t.send("setoption name UCI_Variant value magi\nposition startpos\ngo perft 1");
+    let lines = t.wait("Nodes searched");
     assert_eq!(lines.last().map(String::as_str), Some("Nodes searched: 38"));
 }
 
@@ -373,7 +434,14 @@ fn bad_input_keeps_the_last_good_position() {
     // go before any position searches the start position.
     t.send("uci\ngo depth 2");
     let lines = t.wait("bestmove");
-    assert_ne!(bestmove(&lines).0, "(none)");
+    assert!(
+        t.session
+            .game()
+            .position()
+            .legal_moves_wire(1)
+            .contains(&bestmove(&lines).0),
+        "{lines:?}"
+    );
     t.send("position startpos moves e2e4");
     let fen = t.fen();
     for (bad, says) in [
@@ -384,9 +452,6 @@ fn bad_input_keeps_the_last_good_position() {
             "the position is unchanged",
         ),
         ("position somewhere", "expected 'startpos' or 'fen <FEN>'"),
-        ("go depth many", "'many' is not a number"),
-        ("go sideways", "unknown parameter 'sideways'"),
-        ("go searchmoves e2e5", "go searchmoves"),
         ("frobnicate", "unknown command 'frobnicate'"),
     ] {
         let lines = t.send(bad);
@@ -398,9 +463,30 @@ fn bad_input_keeps_the_last_good_position() {
         );
         assert_eq!(t.fen(), fen, "{bad}");
     }
+    // A refused `go` says why, and is answered with a legal move all the same: a GUI
+    // waiting for `bestmove` never hangs.
+    for (bad, says) in [
+        ("go depth many", "'many' is not a number"),
+        ("go sideways", "unknown parameter 'sideways'"),
+        ("go searchmoves e2e5", "go searchmoves"),
+        ("go depth 0", "'0' is not a number from 1 up"),
+        ("go depth -3", "'-3' is not a number from 1 up"),
+        ("go nodes 0", "'0' is not a number from 1 up"),
+        ("go wtime abc", "'abc' is not a number"),
+    ] {
+        t.send(bad);
+        let lines = t.wait("bestmove");
+        assert!(
+            lines[0].starts_with("info string error: ") && lines[0].contains(says),
+            "{bad}: {lines:?}"
+        );
+        let legal = t.session.game().position().legal_moves_wire(1);
+        assert!(legal.contains(&bestmove(&lines).0), "{bad}: {lines:?}");
+        assert_eq!(t.fen(), fen, "{bad}");
+    }
     t.ready();
-    // No legal move: bestmove (none).
+    // No legal move: bestmove 0000.
     t.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo depth 2");
     let lines = t.wait("bestmove");
-    assert_eq!(bestmove(&lines).0, "(none)");
+    assert_eq!(bestmove(&lines).0, "0000");
 }

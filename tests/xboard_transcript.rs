@@ -89,7 +89,7 @@ fn handshake_announces_the_features_and_every_variant() {
         "myname=\"magus",
         "variants=\"normal,deathmatch,deathmatch-legacy,magi",
         "option=\"Scoring -combo *standard /// magi-12\"",
-        "option=\"Only XBoard moves -check 0\"",
+        "option=\"Only XBoard moves -check 1\"",
     ] {
         assert!(features.contains(f), "feature {f} missing: {features}");
     }
@@ -166,8 +166,8 @@ fn engine_defined_variants_get_setup_and_betza_pieces() {
 #[test]
 fn ten_rank_boards_count_ranks_from_zero() {
     let registry = Registry::builtin();
-    assert_eq!(first_rank(registry.get("magi").unwrap()), 0);
-    assert_eq!(first_rank(registry.get("chess").unwrap()), 1);
+    assert_eq!(first_rank(registry.get("magi").unwrap().ranks), 0);
+    assert_eq!(first_rank(registry.get("chess").unwrap().ranks), 1);
     let mut t = Transcript::start();
     t.send("xboard\nprotover 2\nnew\nvariant magi\nforce");
     // e1e3 is e2-e4 (two steps) on XBoard's board.
@@ -711,8 +711,10 @@ fn with_only_xboard_moves_a_side_with_none_resigns() {
 
     let mut t = Transcript::start();
     t.send(&format!(
-        "xboard\nprotover 2\nnew\nvariant magician-chess\nforce\nsetboard {fen}\nsd 3\ngo"
+        "xboard\nprotover 2\nnew\nvariant magician-chess\nforce\nsetboard {fen}\nsd 3"
     ));
+    // With every move allowed (for referees that relay them all), it plays a spell.
+    t.send("option Only XBoard moves=0\ngo");
     let lines = t.wait("move ");
     assert!(!lines.iter().any(|l| l == "resign"), "{lines:?}");
 }

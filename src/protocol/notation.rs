@@ -10,9 +10,42 @@
 //! | spell | `d4e4` (carry), `d4e4x` (drop) |
 //! | move + drop | `e3e4,n@c5` |
 //!
-//! Ranks count from `first_rank`: 1 for UCI, 0 for XBoard on boards of ten ranks or more.
+//! Ranks count from `first_rank`: 1 for UCI, 0 for XBoard on boards of exactly ten ranks
+//! (`xboard::dialect::first_rank`).
 
 use crate::board::{Bitboard, Move, MoveKind, Position};
+
+/// Why a text is not a legal move here: the caller decides by the kind, the message says
+/// it to a person.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// Not a move in coordinate notation at all.
+    NotAMove(String),
+    /// A move, but not a legal one in this position.
+    Illegal(String),
+    /// A legal move written without its mandatory side effect (a drop).
+    MissingSideEffect(String),
+}
+
+impl MoveError {
+    pub fn message(&self) -> &str {
+        match self {
+            MoveError::NotAMove(m) | MoveError::Illegal(m) | MoveError::MissingSideEffect(m) => m,
+        }
+    }
+}
+
+impl std::fmt::Display for MoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+impl From<MoveError> for String {
+    fn from(e: MoveError) -> String {
+        e.message().to_string()
+    }
+}
 
 /// The wire form of a move of `pos`.
 pub fn to_wire<B: Bitboard>(pos: &Position<B>, m: Move, first_rank: u8) -> String {
@@ -47,7 +80,7 @@ pub fn parse_wire<B: Bitboard>(
     pos: &Position<B>,
     text: &str,
     first_rank: u8,
-) -> Result<Move, String> {
+) -> Result<Move, MoveError> {
     let layout = pos.layout();
     let dims = layout.dims;
     let wanted = text.trim().to_ascii_lowercase();
@@ -58,9 +91,9 @@ pub fn parse_wire<B: Bitboard>(
                 .map(|(to, k)| (from, to, &wanted[n + k..]))
         });
     let Some((from, to, suffix)) = squares else {
-        return Err(format!(
+        return Err(MoveError::NotAMove(format!(
             "'{text}' is not a move in coordinate notation (like e2e4)"
-        ));
+        )));
     };
     let legal = pos.legal_moves();
     if let Some(&m) = legal
@@ -76,7 +109,9 @@ pub fn parse_wire<B: Bitboard>(
         } else {
             "a spell is the hole's square then the square it swaps with, 'x' added to drop the piece there (like d4e4 or d4e4x)".to_string()
         };
-        return Err(format!("'{text}' is not a legal spell: {why}"));
+        return Err(MoveError::Illegal(format!(
+            "'{text}' is not a legal spell: {why}"
+        )));
     }
     // A move whose side effect is mandatory (a drop) is not a move without it.
     let with_effect = format!("{wanted},");
@@ -84,10 +119,12 @@ pub fn parse_wire<B: Bitboard>(
         .iter()
         .find(|&&m| to_wire(pos, m, first_rank).starts_with(&with_effect))
     {
-        return Err(format!(
+        return Err(MoveError::MissingSideEffect(format!(
             "'{text}' needs its side effect written after a comma, like {}",
             to_wire(pos, m, first_rank)
-        ));
+        )));
     }
-    Err(format!("'{text}' is not a legal move in this position"))
+    Err(MoveError::Illegal(format!(
+        "'{text}' is not a legal move in this position"
+    )))
 }

@@ -3,8 +3,11 @@
 //! the engine's own code, because they carry moves (`searchmoves`, `moves`) that vampirc-uci
 //! only knows on 8x8 boards.
 //!
-//! The search runs on its own thread so that `stop`, `ponderhit` and `isready` are answered
-//! while it thinks; it prints `bestmove` itself when it ends.
+//! Searches run on the engine (`search::engine`), which prints `info` and `bestmove` through
+//! the callbacks given with each `go`: `stop`, `ponderhit` and `isready` are answered while
+//! it thinks. Every `go` is answered by a `bestmove`, a refused one too (after its error).
+//! `position`, `setoption` and `ucinewgame` sent during a search are applied when it ends.
+//! `go perft` and `bench` run beside the input loop and end on `stop` or `quit`.
 
 use std::io::Write;
 use std::path::Path;
@@ -18,9 +21,9 @@ use vampirc_uci::UciMessage;
 use crate::eval::TermSet;
 use crate::game::{AnyPosition, Game, check_variant};
 use crate::protocol::notation;
+use crate::search::engine::Engine;
 use crate::search::time::Limits;
-use crate::search::tt::TranspositionTable;
-use crate::search::{Report, Score, SearchControl, SearchOptions, think};
+use crate::search::{Report, Score};
 use crate::variant::Registry;
 use crate::with_position;
 
@@ -65,23 +68,24 @@ fn flag(value: &str, name: &str) -> Result<bool, String> {
     }
 }
 
-struct RunningSearch {
-    control: Arc<SearchControl>,
+/// A long command (`go perft`, `bench`) running beside the input loop.
+struct Task {
+    cancel: Arc<AtomicBool>,
     handle: JoinHandle<()>,
-    /// Set just before `bestmove` is printed: a GUI that reads it may send the next
-    /// `position` at once, while the thread is still winding down.
-    answered: Arc<AtomicBool>,
 }
 
-/// The state of a UCI session: known variants, the current game, options and the search.
+/// The deepest `go perft` accepted: deeper ones would not end in reasonable time.
+pub const MAX_PERFT_DEPTH: u32 = 12;
+
+/// The state of a UCI session: known variants, the current game, options and the engine.
 pub struct UciSession {
     registry: Registry,
     game: Game,
     out: Output,
-    tt: Arc<TranspositionTable>,
-    options: SearchOptions,
-    payoff_scoring: bool,
-    search: Option<RunningSearch>,
+    engine: Engine,
+    /// Lines that change the session's state, sent during a search: applied when it ends.
+    deferred: Vec<String>,
+    task: Option<Task>,
 }
 
 impl UciSession {
@@ -93,10 +97,9 @@ impl UciSession {
             registry,
             game: Game::new(start),
             out,
-            tt: Arc::new(TranspositionTable::new(16).expect("a 16 MB table")),
-            options: SearchOptions::default(),
-            payoff_scoring: false,
-            search: None,
+            engine: Engine::new(),
+            deferred: Vec::new(),
+            task: None,
         }
     }
 
@@ -114,21 +117,39 @@ impl UciSession {
 
     /// The size of the hash table in use.
     pub fn hash_megabytes(&self) -> usize {
-        self.tt.megabytes()
+        self.engine.hash_megabytes()
     }
 
-    fn searching(&self) -> bool {
-        self.search
-            .as_ref()
-            .is_some_and(|s| !s.handle.is_finished() && !s.answered.load(Ordering::SeqCst))
+    /// Lines that arrived during a search wait to be applied when it ends.
+    pub fn has_deferred(&self) -> bool {
+        !self.deferred.is_empty()
     }
 
-    /// Stops a running search and waits for its `bestmove`.
-    fn stop_search(&mut self) {
-        if let Some(s) = self.search.take() {
-            s.control.stop.store(true, Ordering::Relaxed);
-            s.control.pondering.store(false, Ordering::Relaxed);
-            let _ = s.handle.join();
+    /// A search or a long command is under way.
+    fn busy(&mut self) -> bool {
+        if self.task.as_ref().is_some_and(|t| t.handle.is_finished())
+            && let Some(task) = self.task.take()
+        {
+            let _ = task.handle.join();
+        }
+        self.task.is_some() || self.engine.is_searching()
+    }
+
+    /// Stops the search and any long command, waits for them to answer, and applies what
+    /// was sent meanwhile.
+    fn stop_all(&mut self) {
+        self.engine.stop();
+        if let Some(task) = self.task.take() {
+            task.cancel.store(true, Ordering::Relaxed);
+            let _ = task.handle.join();
+        }
+        self.engine.wait();
+        self.apply_deferred();
+    }
+
+    fn apply_deferred(&mut self) {
+        for line in std::mem::take(&mut self.deferred) {
+            self.handle_line(&line);
         }
     }
 
@@ -139,33 +160,42 @@ impl UciSession {
             return true;
         };
         let rest = line[first.len()..].trim();
-        let busy = self.searching();
+        let busy = self.busy();
+        if !busy && !self.deferred.is_empty() {
+            self.apply_deferred();
+        }
         match first {
             "isready" => self.say("readyok"),
-            "stop" => self.stop_search(),
-            "ponderhit" => {
-                if let Some(s) = &self.search {
-                    s.control.ponderhit();
-                }
-            }
+            "stop" => self.stop_all(),
+            "ponderhit" => self.engine.ponderhit(),
             "quit" => {
-                self.stop_search();
+                self.stop_all();
                 return false;
             }
-            _ if busy => self.error(&format!("'{first}' while searching; send 'stop' first")),
+            "position" | "setoption" | "ucinewgame" if busy => self.deferred.push(line.to_string()),
             "position" => self.position(rest),
-            "go" => self.go(rest),
+            "go" => {
+                if busy {
+                    // A new search while one runs: the old one answers first.
+                    self.stop_all();
+                }
+                self.go(rest);
+            }
             "d" => self.display(),
             "eval" => self.eval(),
-            "bench" => self.bench(rest),
+            "bench" => {
+                if busy {
+                    self.stop_all();
+                }
+                self.bench(rest);
+            }
             // vampirc-uci reads the fixed-form commands only: on others (`GO depth 300`, an
             // engine's `info depth 300`) it panics on numbers out of its range.
             "uci" | "ucinewgame" | "setoption" | "debug" | "register" => {
                 match vampirc_uci::parse_one(line) {
                     UciMessage::Uci => self.uci(),
                     UciMessage::UciNewGame => {
-                        self.stop_search();
-                        self.tt.clear();
+                        self.engine.new_game();
                         self.game = Game::new(
                             AnyPosition::from_fen(self.game.variant(), None).expect("start"),
                         );
@@ -228,30 +258,28 @@ impl UciSession {
             }
         };
         let result: Result<(), String> = match name.trim().to_ascii_lowercase().as_str() {
-            "hash" => number(1, 65536).and_then(|mb| {
-                // The old table stays if the new one cannot be had.
-                let table = TranspositionTable::new(mb).map_err(|e| {
-                    format!("{e}; the hash table stays at {} MB", self.tt.megabytes())
-                })?;
-                self.tt = Arc::new(table);
-                Ok(())
+            "hash" => number(1, 65536).and_then(|mb| self.engine.set_hash(mb)),
+            "threads" => {
+                number(1, max_threads()).map(|n| self.engine.set_options(|o| o.threads = n))
+            }
+            "multipv" => number(1, 256).map(|n| self.engine.set_options(|o| o.multipv = n)),
+            "move overhead" => number(0, 5000).map(|n| {
+                self.engine
+                    .set_options(|o| o.move_overhead = Duration::from_millis(n as u64))
             }),
-            "threads" => number(1, max_threads()).map(|n| self.options.threads = n),
-            "multipv" => number(1, 256).map(|n| self.options.multipv = n),
-            "move overhead" => number(0, 5000)
-                .map(|n| self.options.move_overhead = Duration::from_millis(n as u64)),
             "ponder" => flag(value, name).map(|_| ()),
             "clear hash" => {
-                self.tt.clear();
+                self.engine.clear_hash();
                 Ok(())
             }
             "scoring" => match value {
                 "standard" => {
-                    self.payoff_scoring = false;
+                    self.engine.set_options(|o| o.stalemate_bonus = 0);
                     Ok(())
                 }
                 "magi-12" => {
-                    self.payoff_scoring = true;
+                    self.engine
+                        .set_options(|o| o.stalemate_bonus = PAYOFF_STALEMATE_BONUS);
                     Ok(())
                 }
                 _ => Err(format!(
@@ -260,34 +288,40 @@ impl UciSession {
             },
             "evaluation" => match value {
                 "full" => {
-                    self.options.eval_mode = crate::eval::EvalMode::Full;
+                    self.engine
+                        .set_options(|o| o.eval_mode = crate::eval::EvalMode::Full);
                     Ok(())
                 }
                 "material" => {
-                    self.options.eval_mode = crate::eval::EvalMode::Material;
+                    self.engine
+                        .set_options(|o| o.eval_mode = crate::eval::EvalMode::Material);
                     Ok(())
                 }
                 _ => Err(format!(
                     "option 'Evaluation': '{value}' is not full or material"
                 )),
             },
-            "null move pruning" => flag(value, name).map(|on| self.options.pruning.null_move = on),
+            "null move pruning" => {
+                flag(value, name).map(|on| self.engine.set_options(|o| o.pruning.null_move = on))
+            }
             "late move reductions" => {
-                flag(value, name).map(|on| self.options.pruning.reductions = on)
+                flag(value, name).map(|on| self.engine.set_options(|o| o.pruning.reductions = on))
             }
-            "futility pruning" => flag(value, name).map(|on| self.options.pruning.futility = on),
-            "late move pruning" => flag(value, name).map(|on| self.options.pruning.move_count = on),
-            "losing capture pruning" => {
-                flag(value, name).map(|on| self.options.pruning.losing_captures = on)
+            "futility pruning" => {
+                flag(value, name).map(|on| self.engine.set_options(|o| o.pruning.futility = on))
             }
+            "late move pruning" => {
+                flag(value, name).map(|on| self.engine.set_options(|o| o.pruning.move_count = on))
+            }
+            "losing capture pruning" => flag(value, name)
+                .map(|on| self.engine.set_options(|o| o.pruning.losing_captures = on)),
             term if term.starts_with("eval ") => {
                 match TermSet::SWITCHES
                     .iter()
                     .find(|(_, option)| option.eq_ignore_ascii_case(term))
                 {
-                    Some(&(id, _)) => {
-                        flag(value, name).map(|on| self.options.eval_terms.set(id, on))
-                    }
+                    Some(&(id, _)) => flag(value, name)
+                        .map(|on| self.engine.set_options(|o| o.eval_terms.set(id, on))),
                     None => Err(format!("unknown option '{name}'")),
                 }
             }
@@ -380,6 +414,17 @@ impl UciSession {
                 None => read(word),
             }
         };
+        // A limit of the search itself must leave something to search.
+        let positive = |i: usize| -> Result<u64, String> {
+            match number(i)? {
+                0 => Err(format!(
+                    "go {}: '{}' is not a number from 1 up",
+                    words[i],
+                    words[i + 1]
+                )),
+                n => Ok(n),
+            }
+        };
         let ms = |n: u64| Duration::from_millis(n.min(1 << 40));
         while i < words.len() {
             match words[i] {
@@ -388,10 +433,10 @@ impl UciSession {
                 "winc" => inc[0] = ms(number(i)?),
                 "binc" => inc[1] = ms(number(i)?),
                 "movestogo" => limits.moves_to_go = Some(number(i)?.clamp(1, 1000) as u32),
-                "depth" => limits.depth = Some(number(i)?.clamp(1, 127) as i32),
-                "nodes" => limits.nodes = Some(number(i)?.max(1)),
-                "mate" => limits.mate_in = Some(number(i)?.clamp(1, 500) as i32),
-                "movetime" => limits.movetime = Some(ms(number(i)?)),
+                "depth" => limits.depth = Some(positive(i)?.min(127) as i32),
+                "nodes" => limits.nodes = Some(positive(i)?),
+                "mate" => limits.mate_in = Some(positive(i)?.min(500) as i32),
+                "movetime" => limits.movetime = Some(ms(positive(i)?)),
                 "infinite" => {
                     limits.infinite = true;
                     i += 1;
@@ -432,53 +477,37 @@ impl UciSession {
         Ok(limits)
     }
 
+    /// `go …`: always answered by a `bestmove`. A refused `go` (its error first) is answered
+    /// by the quickest search, so a GUI waiting for the move never hangs.
     fn go(&mut self, args: &str) {
         if args.split_whitespace().next() == Some("perft") {
             match args.split_whitespace().nth(1).map(str::parse::<u32>) {
-                Some(Ok(d)) if (1..=20).contains(&d) => self.perft(d),
-                _ => self.error("go perft needs a depth from 1 to 20"),
+                Some(Ok(d)) if (1..=MAX_PERFT_DEPTH).contains(&d) => return self.perft(d),
+                _ => self.error(&format!(
+                    "go perft needs a depth from 1 to {MAX_PERFT_DEPTH}"
+                )),
             }
-            return;
+            return self.search(Limits::depth(1));
         }
-        let limits = match self.parse_go(args) {
-            Ok(l) => l,
-            Err(e) => return self.error(&e),
-        };
-        self.stop_search();
-        let control = Arc::new(SearchControl::default());
-        let mut options = self.options.clone();
-        if self.payoff_scoring {
-            options.stalemate_bonus = PAYOFF_STALEMATE_BONUS;
-        }
-        let tt = Arc::clone(&self.tt);
-        let out = Arc::clone(&self.out);
-        let game = self.game.clone();
-        let thread_control = Arc::clone(&control);
-        let answered = Arc::new(AtomicBool::new(false));
-        let thread_answered = Arc::clone(&answered);
-        let spawned = std::thread::Builder::new()
-            .name("uci-search".into())
-            .spawn(move || {
-                run_search(
-                    &game,
-                    &limits,
-                    &options,
-                    &tt,
-                    &thread_control,
-                    &out,
-                    &thread_answered,
-                );
-            });
-        match spawned {
-            Ok(handle) => {
-                self.search = Some(RunningSearch {
-                    control,
-                    handle,
-                    answered,
-                })
+        match self.parse_go(args) {
+            Ok(limits) => self.search(limits),
+            Err(e) => {
+                self.error(&e);
+                self.search(Limits::depth(1));
             }
-            Err(e) => self.error(&format!("cannot start the search: {e}")),
         }
+    }
+
+    fn search(&mut self, limits: Limits) {
+        let pos = *self.game.position();
+        let info_out = Arc::clone(&self.out);
+        let done_out = Arc::clone(&self.out);
+        self.engine.go(
+            &self.game,
+            limits,
+            Box::new(move |r| say(&info_out, &info_line(&pos, r))),
+            Box::new(move |result| say(&done_out, &bestmove_line(&pos, &result))),
+        );
     }
 
     fn display(&self) {
@@ -511,37 +540,80 @@ impl UciSession {
         self.say(&format!("Final evaluation: {total} (side to move)"));
     }
 
-    fn bench(&self, args: &str) {
+    /// `bench [DEPTH [THREADS]]`, beside the input loop.
+    fn bench(&mut self, args: &str) {
         let mut words = args.split_whitespace();
         let depth = words
             .next()
             .and_then(|w| w.parse().ok())
-            .unwrap_or(crate::search::bench::DEFAULT_DEPTH);
-        let threads = words.next().and_then(|w| w.parse().ok()).unwrap_or(1);
-        match crate::search::bench::run(depth.clamp(1, 64), threads, None, |_, _, _, _| {}) {
-            Ok(r) => {
-                let ms = r.time.as_millis().max(1);
-                self.say("===========================");
-                self.say(&format!("Total time (ms) : {ms}"));
-                self.say(&format!("Nodes searched  : {}", r.nodes));
-                self.say(&format!(
-                    "Nodes/second    : {}",
-                    r.nodes as u128 * 1000 / ms
-                ));
+            .unwrap_or(crate::search::bench::DEFAULT_DEPTH)
+            .clamp(1, 64);
+        let threads = words
+            .next()
+            .and_then(|w| w.parse().ok())
+            .unwrap_or(1)
+            .clamp(1, max_threads());
+        let out = Arc::clone(&self.out);
+        self.spawn_task("bench", move |cancel| {
+            match crate::search::bench::run(depth, threads, None, cancel, |_, _, _, _| {}) {
+                Ok(r) => {
+                    let ms = r.time.as_millis().max(1);
+                    say(&out, "===========================");
+                    say(&out, &format!("Total time (ms) : {ms}"));
+                    say(&out, &format!("Nodes searched  : {}", r.nodes));
+                    say(
+                        &out,
+                        &format!("Nodes/second    : {}", r.nodes as u128 * 1000 / ms),
+                    );
+                }
+                Err(e) => say(&out, &format!("info string error: {e}")),
             }
-            Err(e) => self.error(&e),
-        }
+        });
     }
 
-    fn perft(&self, depth: u32) {
+    /// `go perft N`, beside the input loop, the root moves shared out over `Threads`.
+    fn perft(&mut self, depth: u32) {
         let pos = *self.game.position();
-        let mut total = 0;
-        for (m, n) in pos.divide(depth) {
-            self.say(&format!("{m}: {n}"));
-            total += n;
+        let threads = self.engine.options().threads;
+        let out = Arc::clone(&self.out);
+        self.spawn_task("perft", move |cancel| {
+            let counts = with_position!(&pos, p => crate::movegen::perft::divide_parallel(
+                p,
+                depth,
+                threads,
+                cancel,
+                &|_, _| {},
+            )
+            .map(|counts| {
+                counts
+                    .into_iter()
+                    .map(|(m, n)| (notation::to_wire(p, m, 1), n))
+                    .collect::<Vec<_>>()
+            }));
+            let Some(counts) = counts else {
+                say(&out, "info string perft stopped");
+                return;
+            };
+            let mut total = 0;
+            for (m, n) in counts {
+                say(&out, &format!("{m}: {n}"));
+                total += n;
+            }
+            say(&out, "");
+            say(&out, &format!("Nodes searched: {total}"));
+        });
+    }
+
+    fn spawn_task(&mut self, name: &str, work: impl FnOnce(&AtomicBool) + Send + 'static) {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&cancel);
+        match std::thread::Builder::new()
+            .name(name.into())
+            .spawn(move || work(&flag))
+        {
+            Ok(handle) => self.task = Some(Task { cancel, handle }),
+            Err(e) => self.error(&format!("cannot start {name}: {e}")),
         }
-        self.say("");
-        self.say(&format!("Nodes searched: {total}"));
     }
 }
 
@@ -595,31 +667,16 @@ pub fn pv_wire(pos: &AnyPosition, pv: &[crate::board::Move], first_rank: u8) -> 
     out
 }
 
-fn run_search(
-    game: &Game,
-    limits: &Limits,
-    options: &SearchOptions,
-    tt: &TranspositionTable,
-    control: &SearchControl,
-    out: &Output,
-    answered: &AtomicBool,
-) {
-    let pos = *game.position();
-    let history = &game.hashes()[..game.hashes().len() - 1];
-    let report = |r: &Report| say(out, &info_line(&pos, r));
-    let result =
-        with_position!(&pos, p => think(p, history, limits, options, tt, control, &report));
+/// The `bestmove` line of a search's result (`bestmove 0000` when there is no legal move).
+pub fn bestmove_line(pos: &AnyPosition, result: &crate::search::SearchResult) -> String {
     if result.best.is_null() {
-        answered.store(true, Ordering::SeqCst);
-        say(out, "bestmove (none)");
-        return;
+        return "bestmove 0000".into();
     }
     let mut line = vec![result.best];
     line.extend(result.ponder);
-    let wire = pv_wire(&pos, &line, 1);
-    answered.store(true, Ordering::SeqCst);
+    let wire = pv_wire(pos, &line, 1);
     match wire.get(1) {
-        Some(ponder) => say(out, &format!("bestmove {} ponder {ponder}", wire[0])),
-        None => say(out, &format!("bestmove {}", wire[0])),
+        Some(ponder) => format!("bestmove {} ponder {ponder}", wire[0]),
+        None => format!("bestmove {}", wire[0]),
     }
 }

@@ -4,12 +4,13 @@
 
 use std::time::{Duration, Instant};
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+
+use super::engine::Engine;
 use super::time::Limits;
-use super::tt::TranspositionTable;
-use super::{SearchControl, SearchOptions, think};
-use crate::game::AnyPosition;
+use crate::game::{AnyPosition, Game};
 use crate::variant::Registry;
-use crate::with_position;
 
 pub const DEFAULT_DEPTH: i32 = 9;
 
@@ -55,32 +56,33 @@ pub struct BenchResult {
 }
 
 /// Runs the bench, over the positions of the variant `only` if it is given; `progress` is
-/// told about each position as it finishes (its index, variant, nodes and time).
+/// told about each position as it finishes (its index, variant, nodes and time). Each
+/// position is searched as the first of a new game. `cancel` ends the bench early (its result
+/// then counts only what was searched).
 pub fn run(
     depth: i32,
     threads: usize,
     only: Option<&str>,
+    cancel: &AtomicBool,
     mut progress: impl FnMut(usize, &str, u64, Duration),
 ) -> Result<BenchResult, String> {
     let registry = Registry::builtin();
-    let tt = TranspositionTable::new(16)?;
-    // Page faults on first writes belong to the table's first search, not to each bench run.
-    tt.commit_pages();
-    let options = SearchOptions {
-        threads,
-        ..SearchOptions::default()
-    };
-    let mut nodes = 0;
-    let mut time = Duration::ZERO;
-    let mut positions = 0;
     if let Some(wanted) = only
         && !POSITIONS.iter().any(|&(name, _)| name == wanted)
     {
         return Err(format!("bench: no position of a variant named '{wanted}'"));
     }
+    let engine = Engine::new();
+    engine.set_options(|o| o.threads = threads.max(1));
+    let mut nodes = 0;
+    let mut time = Duration::ZERO;
+    let mut positions = 0;
     for (i, &(name, fen)) in POSITIONS.iter().enumerate() {
         if only.is_some_and(|wanted| wanted != name) {
             continue;
+        }
+        if cancel.load(Ordering::Relaxed) {
+            break;
         }
         let Some(variant) = registry.get(name) else {
             continue;
@@ -88,15 +90,36 @@ pub fn run(
         let fen = (fen != "startpos").then_some(fen);
         let pos = AnyPosition::from_fen(variant, fen)
             .map_err(|e| format!("bench position {}: {e}", i + 1))?;
-        tt.clear();
-        let control = SearchControl::default();
+        engine.new_game();
         let start = Instant::now();
-        let result = with_position!(&pos, p => think(p, &[], &Limits::depth(depth), &options, &tt, &control, &|_| {}));
+        let (send, receive) = mpsc::channel();
+        let control = engine.go(
+            &Game::new(pos),
+            Limits::depth(depth),
+            Box::new(|_| {}),
+            Box::new(move |result| {
+                let _ = send.send(result);
+            }),
+        );
+        let result = loop {
+            match receive.recv_timeout(Duration::from_millis(1)) {
+                Ok(result) => break result,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if cancel.load(Ordering::Relaxed) {
+                        control.stop();
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err("bench: the engine ended the search without a result".into());
+                }
+            }
+        };
         let spent = start.elapsed();
+        let result_nodes = result.nodes;
         time += spent;
-        nodes += result.nodes;
+        nodes += result_nodes;
         positions += 1;
-        progress(i + 1, name, result.nodes, spent);
+        progress(i + 1, name, result_nodes, spent);
     }
     Ok(BenchResult {
         nodes,

@@ -41,6 +41,10 @@ impl EvalCache {
     pub fn put(&mut self, hash: u64, score: i32) {
         self.slots[Self::slot(hash)] = (hash, score);
     }
+
+    pub fn clear(&mut self) {
+        *self = EvalCache::default();
+    }
 }
 
 #[cfg(test)]

@@ -1,12 +1,15 @@
-//! The search: iterative deepening with aspiration windows and MultiPV on the main thread;
-//! helper threads share the moves of its split points (`split`) and the transposition
-//! table; all stop on one flag.
+//! The search: iterative deepening with aspiration windows and MultiPV, over a PVS
+//! alpha-beta (`worker`); lazy SMP over several threads that share the transposition table;
+//! `engine`, the one facade every front end drives searches through.
 
 mod aspiration;
 pub mod bench;
+pub mod engine;
 mod eval_cache;
+mod node;
 pub mod ordering;
-mod split;
+pub mod params;
+mod thread;
 pub mod time;
 pub mod tt;
 mod worker;
@@ -16,11 +19,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Bitboard, Move, Position};
-use aspiration::Aspiration;
-use split::SplitPoints;
+pub use thread::ThreadData;
 use time::{Budget, Limits};
 use tt::TranspositionTable;
-use worker::Worker;
+use worker::{Role, Worker};
 
 /// A mate in 0 plies; mate in n plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -39,10 +41,6 @@ pub struct SearchOptions {
     /// The terms of the full evaluation that are on (all of them in play).
     pub eval_terms: crate::eval::TermSet,
     pub pruning: Pruning,
-    /// Open a split point at every node that may be split, with one thread or with no
-    /// thread idle (off in play): one thread then searches every such node's moves through
-    /// the split-point machinery, which must find the plain search's tree.
-    pub split_every_node: bool,
 }
 
 /// Which selective parts of the search are on: all of them in play; each can be turned off
@@ -83,7 +81,6 @@ impl Default for SearchOptions {
             eval_mode: crate::eval::EvalMode::Full,
             eval_terms: crate::eval::TermSet::ALL,
             pruning: Pruning::default(),
-            split_every_node: false,
         }
     }
 }
@@ -183,7 +180,9 @@ impl Shared<'_> {
     }
 }
 
-/// The controls a protocol keeps for a running search.
+/// The controls of one search, shared by the threads that search and whoever may stop it.
+/// It is made with the search's pondering state before the search starts, and nothing
+/// resets it: a `ponderhit` or `stop` that comes before the threads start is kept.
 #[derive(Default)]
 pub struct SearchControl {
     pub stop: AtomicBool,
@@ -192,16 +191,32 @@ pub struct SearchControl {
 }
 
 impl SearchControl {
+    /// The controls of a search that ponders (`ponder`) or thinks on its own move.
+    pub fn new(ponder: bool) -> SearchControl {
+        SearchControl {
+            pondering: AtomicBool::new(ponder),
+            ..SearchControl::default()
+        }
+    }
+
+    /// The opponent played the expected move: the clock now runs, from this moment.
     pub fn ponderhit(&self) {
         if let Ok(mut p) = self.ponderhit_at.lock() {
             *p = Some(Instant::now());
         }
-        self.pondering.store(false, Ordering::Relaxed);
+        self.pondering.store(false, Ordering::Release);
+    }
+
+    /// Ends the search: it answers with the best move found so far.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.pondering.store(false, Ordering::Release);
     }
 }
 
-/// Searches `root`. `game_hashes` are the hashes of the game's positions before it (for
-/// repetition). `report` is called by the main thread after each iteration and line.
+/// Searches `root` with fresh move-ordering tables (as at the start of a game). `game_hashes`
+/// are the hashes of the game's positions before it (for repetition). `report` is called by
+/// the main thread after each iteration and line.
 pub fn think<B: Bitboard>(
     root: &Position<B>,
     game_hashes: &[u64],
@@ -211,11 +226,38 @@ pub fn think<B: Bitboard>(
     control: &SearchControl,
     report: &(dyn Fn(&Report) + Sync),
 ) -> SearchResult {
+    let mut threads: Vec<ThreadData> = (0..options.threads.max(1))
+        .map(|_| ThreadData::default())
+        .collect();
+    think_with(
+        root,
+        game_hashes,
+        limits,
+        options,
+        tt,
+        control,
+        &mut threads,
+        report,
+    )
+}
+
+/// Searches `root` with lazy SMP: every thread searches the same root, sharing the
+/// transposition table; the helpers spread over neighbouring depths, and the main thread
+/// decides and reports. `threads` holds each thread's tables (one per thread, the main
+/// thread's first), which keep what they learn for the next search. The pondering state of
+/// `control` is the caller's: a `ponderhit` that comes before the threads start still counts.
+#[allow(clippy::too_many_arguments)]
+pub fn think_with<B: Bitboard>(
+    root: &Position<B>,
+    game_hashes: &[u64],
+    limits: &Limits,
+    options: &SearchOptions,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+    threads: &mut [ThreadData],
+    report: &(dyn Fn(&Report) + Sync),
+) -> SearchResult {
     let start = Instant::now();
-    control.pondering.store(limits.ponder, Ordering::Relaxed);
-    if let Ok(mut hit) = control.ponderhit_at.lock() {
-        *hit = None;
-    }
     let budget = if limits.infinite {
         Budget::unlimited()
     } else {
@@ -237,42 +279,33 @@ pub fn think<B: Bitboard>(
     if !limits.searchmoves.is_empty() {
         legal.retain(|m| limits.searchmoves.contains(m));
     }
+    let no_search = |best: Move| SearchResult {
+        best,
+        ponder: None,
+        score: Score::Centipawns(0),
+        depth: 0,
+        nodes: 0,
+    };
     if legal.is_empty() {
-        return SearchResult {
-            best: Move::NULL,
-            ponder: None,
-            score: Score::Centipawns(0),
-            depth: 0,
-            nodes: 0,
-        };
+        return no_search(Move::NULL);
     }
     if legal.len() == 1 && limits.is_timed() && !limits.ponder {
-        return SearchResult {
-            best: legal[0],
-            ponder: None,
-            score: Score::Centipawns(0),
-            depth: 0,
-            nodes: 0,
-        };
+        return no_search(legal[0]);
     }
-
-    let threads = options.threads.max(1);
-    let splits = if options.split_every_node {
-        SplitPoints::eager()
-    } else {
-        SplitPoints::default()
-    };
-    let splits = (threads > 1 || options.split_every_node).then_some(&splits);
+    let (main_data, helper_data) = threads
+        .split_first_mut()
+        .expect("at least the main thread's tables");
     let result = std::thread::scope(|scope| {
         let shared = &shared;
+        let legal = &legal;
         let mut helpers = Vec::new();
-        for id in 1..threads {
+        for (i, data) in helper_data.iter_mut().enumerate() {
             let builder = std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(64 << 20);
+                .name(format!("search-{}", i + 1))
+                .stack_size(SEARCH_STACK);
             let spawned = builder.spawn_scoped(scope, move || {
-                let mut worker = Worker::new(id, shared, splits, root, game_hashes);
-                worker.serve();
+                let mut worker = Worker::new(i + 1, shared, data, root, game_hashes);
+                worker.iterate(root, legal, Role::Helper, &|_| {});
                 worker.flush_nodes();
             });
             if let Ok(handle) = spawned {
@@ -281,12 +314,19 @@ pub fn think<B: Bitboard>(
         }
         let builder = std::thread::Builder::new()
             .name("search-main".into())
-            .stack_size(64 << 20);
+            .stack_size(SEARCH_STACK);
         let main = builder
             .spawn_scoped(scope, move || {
-                let mut worker = Worker::new(0, shared, splits, root, game_hashes);
-                let result = iterate(&mut worker, root, legal, shared, control, report);
+                let mut worker = Worker::new(0, shared, main_data, root, game_hashes);
+                let result = worker.iterate(root, legal, Role::Main, report);
                 worker.flush_nodes();
+                // While pondering or in infinite mode, the answer waits for `stop` or
+                // `ponderhit`.
+                while (shared.limits.infinite || control.pondering.load(Ordering::Acquire))
+                    && !shared.stop.load(Ordering::Relaxed)
+                {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
                 result
             })
             .expect("cannot start the search thread");
@@ -303,168 +343,5 @@ pub fn think<B: Bitboard>(
     }
 }
 
-/// Iterative deepening on the main thread, which decides and reports.
-fn iterate<B: Bitboard>(
-    worker: &mut Worker<B>,
-    root: &Position<B>,
-    legal: Vec<Move>,
-    shared: &Shared,
-    control: &SearchControl,
-    report: &(dyn Fn(&Report) + Sync),
-) -> SearchResult {
-    let mut lines: Vec<RootLine> = legal
-        .iter()
-        .map(|&mv| RootLine {
-            mv,
-            score: 0,
-            pv: vec![mv],
-        })
-        .collect();
-    let multipv = shared.options.multipv.clamp(1, lines.len());
-    let max_depth = shared
-        .limits
-        .depth
-        .unwrap_or(ordering::MAX_PLY as i32 - 1)
-        .clamp(1, ordering::MAX_PLY as i32 - 1);
-    let mut best = SearchResult {
-        best: lines[0].mv,
-        ponder: None,
-        score: Score::Centipawns(0),
-        depth: 0,
-        nodes: 0,
-    };
-    let mut previous_scores = vec![0; multipv];
-    let mut depth = 1;
-    while depth <= max_depth {
-        for pv_index in 0..multipv {
-            // The line as it stands: a bound while the window fails, then its score.
-            let report_pv = |worker: &mut Worker<B>, line: &RootLine, score, bound| {
-                report_line(shared, worker, line, pv_index, depth, score, bound, report)
-            };
-            let mut window = Aspiration::new(depth, previous_scores[pv_index]);
-            let score = loop {
-                worker.seldepth = 0;
-                let score = worker.search_root(
-                    root,
-                    &mut lines,
-                    pv_index,
-                    depth,
-                    window.alpha,
-                    window.beta,
-                );
-                if worker.stopped() {
-                    break score;
-                }
-                let bound = match window.judge(score) {
-                    aspiration::Outcome::Exact => break score,
-                    aspiration::Outcome::FailedHigh => true,
-                    aspiration::Outcome::FailedLow => false,
-                };
-                report_pv(worker, &lines[pv_index], score, Some(bound));
-            };
-            if worker.stopped() {
-                break;
-            }
-            previous_scores[pv_index] = score;
-            report_pv(worker, &lines[pv_index], score, None);
-        }
-        if worker.stopped() {
-            break;
-        }
-        let top = &lines[0];
-        best = SearchResult {
-            best: top.mv,
-            ponder: top.pv.get(1).copied(),
-            score: Score::from_internal(previous_scores[0]),
-            depth,
-            nodes: 0,
-        };
-        if let Some(n) = shared.limits.mate_in
-            && let Score::Mate(m) = best.score
-            && m > 0
-            && m <= n
-        {
-            break;
-        }
-        // On a clock, an iteration begun late would not end in time; a fixed time per move
-        // is used to its end.
-        let pondering = control.pondering.load(Ordering::Relaxed);
-        let iteration_limit = if shared.limits.movetime.is_some() {
-            shared.budget.hard
-        } else {
-            shared.budget.soft / 10 * 6
-        };
-        if !pondering && !shared.limits.infinite && shared.elapsed() >= iteration_limit {
-            break;
-        }
-        depth += 1;
-    }
-    // While pondering or in infinite mode, the answer waits for `stop` or `ponderhit`.
-    while (shared.limits.infinite || control.pondering.load(Ordering::Relaxed))
-        && !shared.stop.load(Ordering::Relaxed)
-    {
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    best
-}
-
-#[allow(clippy::too_many_arguments)]
-fn report_line<B: Bitboard>(
-    shared: &Shared,
-    worker: &mut Worker<B>,
-    line: &RootLine,
-    pv_index: usize,
-    depth: i32,
-    score: i32,
-    bound: Option<bool>,
-    report: &(dyn Fn(&Report) + Sync),
-) {
-    worker.flush_nodes();
-    report(&Report {
-        depth,
-        seldepth: worker.seldepth.max(depth as usize),
-        multipv: pv_index + 1,
-        score: Score::from_internal(score),
-        bound,
-        nodes: shared.nodes.load(Ordering::Relaxed),
-        time: shared.elapsed(),
-        hashfull: shared.tt.hashfull(),
-        pv: line.pv.clone(),
-    });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::AnyPosition;
-    use crate::variant::Registry;
-    use crate::with_position;
-
-    /// One thread opening a split point at every node it may, and so searching every move
-    /// of them through the split-point machinery, searches the very tree of the plain
-    /// search: same node count, move and score. What two threads do differently then comes
-    /// from their sharing the work, not from how a split point searches a node.
-    #[test]
-    fn one_thread_at_split_points_searches_the_plain_tree() {
-        let registry = Registry::builtin();
-        for &(name, fen) in bench::POSITIONS {
-            let variant = registry.get(name).unwrap();
-            let fen = (fen != "startpos").then_some(fen);
-            let pos = AnyPosition::from_fen(variant, fen).unwrap();
-            let search = |eager: bool| {
-                let tt = TranspositionTable::new(16).unwrap();
-                let control = SearchControl::default();
-                let limits = Limits::depth(8);
-                let options = SearchOptions {
-                    split_every_node: eager,
-                    ..SearchOptions::default()
-                };
-                with_position!(&pos, p => {
-                    let result = think(p, &[], &limits, &options, &tt, &control, &|_| {});
-                    (result.nodes, result.best, result.score)
-                })
-            };
-            assert_eq!(search(true), search(false), "{name} {fen:?}");
-        }
-    }
-}
+/// Each search thread's stack: the recursion is deep and each level holds a move list.
+const SEARCH_STACK: usize = 64 << 20;

@@ -44,16 +44,17 @@ struct Bucket([Slot; SLOTS_PER_BUCKET]);
 pub struct TranspositionTable {
     memory: BucketMemory,
     generation: AtomicU64,
+    /// Mixed into every key: clearing the table picks a new one, so that no entry written
+    /// before matches a key again, and the table need not be written over.
+    salt: AtomicU64,
 }
 
-/// Zeroed memory for the buckets, aligned to a cache line by hand. It comes from the
-/// allocator's zeroing path with the usual 16-byte alignment, which is `calloc`: fresh pages
-/// stay untouched until entries are written. Asking the allocator for 64-byte alignment
-/// would make it zero the memory itself and touch every page at once.
+/// The memory of the buckets: zeroed, aligned to a huge page where the system has them, and
+/// committed when the table is made (by several threads at once) so that no search pays for
+/// the first touch of its pages.
 struct BucketMemory {
     raw: std::ptr::NonNull<u8>,
-    raw_layout: std::alloc::Layout,
-    buckets: std::ptr::NonNull<Bucket>,
+    bytes: usize,
     len: usize,
 }
 
@@ -62,40 +63,88 @@ struct BucketMemory {
 unsafe impl Send for BucketMemory {}
 unsafe impl Sync for BucketMemory {}
 
+/// Huge pages are this large (x86-64 and most others): aligning the table to them lets the
+/// system back it with them.
+const HUGE_PAGE: usize = 2 << 20;
+
 impl BucketMemory {
-    /// `None` when the size is out of range or the allocator refuses.
+    /// `None` when the size is out of range or the system refuses.
     fn zeroed(count: usize) -> Option<BucketMemory> {
-        let bytes = count.checked_mul(BUCKET_BYTES)?.checked_add(BUCKET_BYTES)?;
-        let raw_layout = std::alloc::Layout::from_size_align(bytes, 16).ok()?;
-        // SAFETY: the layout has a non-zero size.
-        let raw = std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(raw_layout) })?;
-        let skip = raw.as_ptr().align_offset(BUCKET_BYTES);
-        // SAFETY: `skip` < 64 and one spare bucket was allocated, so `count` buckets fit
-        // from there; all-zero bytes are a valid Bucket (AtomicU64s of 0).
-        let buckets = unsafe { raw.add(skip) }.cast::<Bucket>();
+        let bytes = count.checked_mul(BUCKET_BYTES)?;
+        isize::try_from(bytes.checked_add(HUGE_PAGE)?).ok()?;
+        let raw = map_zeroed(bytes)?;
         Some(BucketMemory {
             raw,
-            raw_layout,
-            buckets,
+            bytes,
             len: count,
         })
     }
 
     #[inline(always)]
     fn as_slice(&self) -> &[Bucket] {
-        // SAFETY: `len` zeroed, aligned buckets live at `buckets` for as long as `self`.
-        unsafe { std::slice::from_raw_parts(self.buckets.as_ptr(), self.len) }
+        // SAFETY: `len` zeroed buckets, aligned to 64 bytes at least, live at `raw` for as
+        // long as `self`; all-zero bytes are a valid Bucket (AtomicU64s of 0).
+        unsafe { std::slice::from_raw_parts(self.raw.as_ptr().cast::<Bucket>(), self.len) }
     }
 }
 
 impl Drop for BucketMemory {
     fn drop(&mut self) {
-        // SAFETY: `raw` came from `alloc_zeroed` with exactly this layout.
-        unsafe { std::alloc::dealloc(self.raw.as_ptr(), self.raw_layout) }
+        unmap(self.raw, self.bytes);
     }
 }
 
+/// Zeroed memory of `bytes` bytes, aligned to 64 bytes (to a huge page where mapped).
+#[cfg(unix)]
+fn map_zeroed(bytes: usize) -> Option<std::ptr::NonNull<u8>> {
+    // SAFETY: an anonymous private mapping of a valid length; the result is checked.
+    let ptr = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            bytes,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if ptr == libc::MAP_FAILED {
+        return None;
+    }
+    #[cfg(target_os = "linux")]
+    // SAFETY: advice on a mapping just made; failing advice changes nothing.
+    unsafe {
+        libc::madvise(ptr, bytes, libc::MADV_HUGEPAGE);
+    }
+    std::ptr::NonNull::new(ptr.cast::<u8>())
+}
+
+#[cfg(unix)]
+fn unmap(raw: std::ptr::NonNull<u8>, bytes: usize) {
+    // SAFETY: `raw` and `bytes` are those of a mapping made by `map_zeroed`.
+    unsafe {
+        libc::munmap(raw.as_ptr().cast(), bytes);
+    }
+}
+
+#[cfg(not(unix))]
+fn map_zeroed(bytes: usize) -> Option<std::ptr::NonNull<u8>> {
+    let layout = std::alloc::Layout::from_size_align(bytes.max(64), 64).ok()?;
+    // SAFETY: the layout has a non-zero size.
+    std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })
+}
+
+#[cfg(not(unix))]
+fn unmap(raw: std::ptr::NonNull<u8>, bytes: usize) {
+    let layout = std::alloc::Layout::from_size_align(bytes.max(64), 64).expect("as allocated");
+    // SAFETY: `raw` came from `alloc_zeroed` with exactly this layout.
+    unsafe { std::alloc::dealloc(raw.as_ptr(), layout) }
+}
+
 const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
+
+/// Generations count modulo this (six bits of an entry).
+const GENERATIONS: u64 = 64;
 
 /// Data bits: move 0..29, score 29..45, depth 45..52, bound 52..54, generation 54..60.
 fn pack(e: &Entry, generation: u8) -> u64 {
@@ -127,19 +176,17 @@ fn unpack(data: u64) -> Option<Entry> {
 }
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MB (at least one entry). A table larger than the
-    /// machine's memory, or one the allocator refuses, is an error (never a panic or an
-    /// abort), and nothing else changes.
+    /// A table of about `megabytes` MB (at least one entry), committed at once. A table
+    /// larger than the memory the system has available, or one it refuses, is an error
+    /// (never a panic or an abort), and nothing else changes.
     pub fn new(megabytes: usize) -> Result<TranspositionTable, String> {
-        TranspositionTable::new_within(megabytes, physical_memory())
+        let table = TranspositionTable::new_within(megabytes, available_memory())?;
+        table.commit_pages();
+        Ok(table)
     }
 
-    /// [`TranspositionTable::new`] with the memory it may take: `limit` bytes, or whatever
-    /// the allocator gives when `None`.
-    ///
-    /// The memory comes zeroed from the system (`calloc`), so the pages are not touched
-    /// here: the operating system commits them as the search writes entries, and a size the
-    /// allocator accepts by overcommitting does not bring the out-of-memory killer at once.
+    /// A table of `megabytes` MB, not yet committed, within `limit` bytes (whatever the
+    /// system gives when `None`).
     pub fn new_within(
         megabytes: usize,
         limit: Option<usize>,
@@ -153,18 +200,16 @@ impl TranspositionTable {
             && bytes > limit
         {
             return Err(cannot(&format!(
-                "more than the {} MB of memory this machine has",
+                "more than the {} MB of memory this machine has available",
                 limit / (1024 * 1024)
             )));
         }
         let count = (bytes / BUCKET_BYTES).max(1);
-        if isize::try_from(count.saturating_add(1).saturating_mul(BUCKET_BYTES)).is_err() {
-            return Err(cannot("the size is out of range"));
-        }
         let memory = BucketMemory::zeroed(count).ok_or_else(|| cannot("out of memory"))?;
         Ok(TranspositionTable {
             memory,
             generation: AtomicU64::new(0),
+            salt: AtomicU64::new(0),
         })
     }
 
@@ -174,6 +219,7 @@ impl TranspositionTable {
         TranspositionTable {
             memory: BucketMemory::zeroed(count.max(1)).expect("a few buckets can be had"),
             generation: AtomicU64::new(0),
+            salt: AtomicU64::new(0),
         }
     }
 
@@ -182,31 +228,44 @@ impl TranspositionTable {
         self.memory.as_slice()
     }
 
-    fn slots(&self) -> impl Iterator<Item = &Slot> {
-        self.buckets().iter().flat_map(|b| b.0.iter())
-    }
-
     pub fn megabytes(&self) -> usize {
         self.buckets().len() * BUCKET_BYTES / (1024 * 1024)
     }
 
+    /// Forgets every entry, at once whatever the size: the key salt changes, so no entry
+    /// written before matches again, and their generation is made old, so that they are
+    /// the first to be replaced.
     pub fn clear(&self) {
-        for s in self.slots() {
-            // Only written entries are written again: pages never used stay uncommitted.
-            if s.data.load(Ordering::Relaxed) != 0 || s.check.load(Ordering::Relaxed) != 0 {
-                s.check.store(0, Ordering::Relaxed);
-                s.data.store(0, Ordering::Relaxed);
-            }
-        }
+        let salt = self.salt.load(Ordering::Relaxed);
+        self.salt.store(
+            salt.wrapping_add(0x9E37_79B9_7F4A_7C15) | 1,
+            Ordering::Relaxed,
+        );
+        self.generation
+            .fetch_add(GENERATIONS / 2, Ordering::Relaxed);
     }
 
-    /// Writes every entry once, so that the system commits all the table's pages now rather
-    /// than one by one as a search first writes them (for measuring the search alone).
+    /// Writes every page of the table once, shared out between the machine's cores, so that
+    /// the system commits them now rather than one by one as a search first writes them.
     pub fn commit_pages(&self) {
-        for s in self.slots() {
-            s.check.store(0, Ordering::Relaxed);
-            s.data.store(0, Ordering::Relaxed);
-        }
+        let buckets = self.buckets();
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(buckets.len().div_ceil(1 << 14))
+            .max(1);
+        let chunk = buckets.len().div_ceil(threads);
+        std::thread::scope(|scope| {
+            for part in buckets.chunks(chunk) {
+                scope.spawn(move || {
+                    for bucket in part {
+                        for slot in &bucket.0 {
+                            slot.check.store(0, Ordering::Relaxed);
+                            slot.data.store(0, Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
     }
 
     /// Called once per search: older entries become easier to replace.
@@ -228,10 +287,11 @@ impl TranspositionTable {
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
+        let salted = key ^ self.salt.load(Ordering::Relaxed);
         self.bucket(key).0.iter().find_map(|slot| {
             let data = slot.data.load(Ordering::Relaxed);
             let check = slot.check.load(Ordering::Relaxed);
-            if check ^ data == key {
+            if check ^ data == salted {
                 unpack(data)
             } else {
                 None
@@ -241,6 +301,7 @@ impl TranspositionTable {
 
     pub fn store(&self, key: u64, entry: Entry) {
         let generation = (self.generation.load(Ordering::Relaxed) & 0x3F) as u8;
+        let salted = key ^ self.salt.load(Ordering::Relaxed);
         let bucket = &self.bucket(key).0;
         // The slot that holds this position already, or else the least useful one: empty,
         // then written by an older search, then the shallowest.
@@ -250,7 +311,7 @@ impl TranspositionTable {
         for slot in bucket {
             let data = slot.data.load(Ordering::Relaxed);
             let check = slot.check.load(Ordering::Relaxed);
-            if data != 0 && check ^ data == key {
+            if data != 0 && check ^ data == salted {
                 target = slot;
                 same_position = true;
                 break;
@@ -275,7 +336,7 @@ impl TranspositionTable {
         }
         let data = pack(&entry, generation);
         target.data.store(data, Ordering::Relaxed);
-        target.check.store(data ^ key, Ordering::Relaxed);
+        target.check.store(data ^ salted, Ordering::Relaxed);
     }
 
     /// Permille of sampled entries written in the current search.
@@ -310,12 +371,14 @@ pub(super) fn prefetch<T>(value: &T) {
     let _ = value;
 }
 
-/// The machine's physical memory in bytes, where the system tells it (Linux).
-fn physical_memory() -> Option<usize> {
+/// The memory the system has available for a new table, in bytes, where it tells it (Linux):
+/// what it could give without swapping, less what the rest of the engine needs.
+fn available_memory() -> Option<usize> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    kb.checked_mul(1024)
+    const RESERVE: usize = 256 << 20;
+    Some(kb.checked_mul(1024)?.saturating_sub(RESERVE))
 }
 
 #[cfg(test)]
@@ -440,14 +503,13 @@ mod tests {
     }
 
     #[test]
-    fn a_large_table_is_not_touched_when_made() {
-        // 1 GB, of which the process holds little until entries are written (where the
-        // system tells the resident size).
+    fn a_table_is_committed_when_made_and_cleared_at_once() {
+        // 256 MB: the process holds all of it once the table is made (where the system tells
+        // the resident size), so no search pays for first touches.
         let before = resident_kb();
-        let tt = TranspositionTable::new_within(1024, None).unwrap();
-        tt.clear();
+        let tt = TranspositionTable::new(256).unwrap();
         if let (Some(before), Some(after)) = (before, resident_kb()) {
-            assert!(after < before + (1 << 19), "{before} kB, then {after} kB");
+            assert!(after >= before + 230 * 1024, "{before} kB, then {after} kB");
         }
         let e = Entry {
             mv: Move::NULL,
@@ -458,5 +520,9 @@ mod tests {
         tt.store(42, e);
         assert_eq!(tt.probe(42).unwrap().score, 7);
         assert!(tt.probe(43).is_none());
+        tt.clear();
+        assert!(tt.probe(42).is_none(), "cleared");
+        tt.store(42, Entry { score: 8, ..e });
+        assert_eq!(tt.probe(42).unwrap().score, 8);
     }
 }

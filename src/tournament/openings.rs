@@ -5,11 +5,10 @@ use std::path::Path;
 
 use crate::eval::EvalMode;
 use crate::game::{AnyPosition, Game};
+use crate::search::Score;
+use crate::search::engine::Engine;
 use crate::search::time::Limits;
-use crate::search::tt::TranspositionTable;
-use crate::search::{Score, SearchControl, SearchOptions, think};
 use crate::variant::Variant;
-use crate::with_position;
 
 /// Depth of the search that judges whether a random opening is balanced: with quiescence on
 /// top, deep enough to see a piece left hanging or lost to a simple fork.
@@ -147,16 +146,13 @@ pub fn random_opening(
 /// long-range pieces often leave a piece hanging, and such a pair of games is decided by the
 /// opening whoever plays it.
 pub fn is_balanced(pos: &AnyPosition, limit: i32) -> bool {
-    let Ok(tt) = TranspositionTable::new(1) else {
-        return true;
-    };
-    let options = SearchOptions {
-        eval_mode: EvalMode::Material,
-        ..SearchOptions::default()
-    };
-    let control = SearchControl::default();
-    let limits = Limits::depth(BALANCE_DEPTH);
-    let result = with_position!(pos, p => think(p, &[], &limits, &options, &tt, &control, &|_| {}));
+    let engine = Engine::with_hash(1);
+    engine.set_options(|o| o.eval_mode = EvalMode::Material);
+    let result = engine.search(
+        &Game::new(*pos),
+        Limits::depth(BALANCE_DEPTH),
+        Box::new(|_| {}),
+    );
     match result.score {
         Score::Centipawns(cp) => cp.abs() <= limit,
         Score::Mate(_) => false,

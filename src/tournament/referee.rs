@@ -237,7 +237,7 @@ fn read_move(pos: &AnyPosition, text: &str, first_rank: u8) -> Result<crate::boa
         Ok((_, m)) => Ok(m),
         Err(wire_err) => match pos.after_san(text) {
             Ok((_, m)) => Ok(m),
-            Err(_) => Err(wire_err),
+            Err(_) => Err(wire_err.into()),
         },
     }
 }

@@ -1,0 +1,228 @@
+//! The XBoard dialect: how moves, positions, results and thinking lines are written on the
+//! wire, and which of the engine's moves XBoard can relay.
+
+use std::time::Duration;
+
+use crate::board::Color;
+use crate::board::{Bitboard, Move, MoveKind, Position, Square};
+use crate::game::AnyPosition;
+use crate::protocol::notation::{self, MoveError};
+use crate::rules::end::{Outcome, Reason};
+use crate::search::{Report, Score};
+use crate::variant::Variant;
+
+/// XBoard's name of orthodox chess.
+pub const NORMAL: &str = "normal";
+
+/// The first rank's number on the wire for a board of `ranks` ranks: XBoard counts from 0 on
+/// boards of exactly ten ranks (its `ONE` is `'1' - (BOARD_HEIGHT == 10)`), from 1 on all
+/// others. The engine's session and the referee's XBoard client both ask here.
+pub fn first_rank(ranks: u8) -> u8 {
+    if ranks == 10 { 0 } else { 1 }
+}
+
+/// A move as sent to XBoard. A swap-in (`c1c1m` in the engine's notation) goes out as a
+/// two-leg move out to a neighbouring empty square and back with the new piece (`c1d2,d2c1m`):
+/// XBoard 4.9 refuses a move whose origin is its destination, but shows this form when it does
+/// not test legality (`-xlegal`), and relays White's correctly (docs/xboard.md).
+pub fn to_xboard<B: Bitboard>(pos: &Position<B>, m: Move, first_rank: u8) -> String {
+    if m.kind() != MoveKind::SwapIn {
+        return notation::to_wire(pos, m, first_rank);
+    }
+    let dims = pos.layout().dims;
+    let from = m.from();
+    let empty = |sq: Square| pos.piece_at(sq).is_none() && !pos.holes().has(sq);
+    let near = [
+        (1, 1),
+        (-1, 1),
+        (1, -1),
+        (-1, -1),
+        (0, 1),
+        (0, -1),
+        (1, 0),
+        (-1, 0),
+    ]
+    .into_iter()
+    .filter_map(|(df, dr)| dims.offset(from, df, dr))
+    .find(|&sq| empty(sq));
+    let via = near;
+    let Some(via) = via else {
+        return notation::to_wire(pos, m, first_rank);
+    };
+    let name = |sq| dims.name_from(sq, first_rank);
+    let letter = pos.layout().variant.pieces[m.piece().index()]
+        .letter
+        .to_ascii_lowercase();
+    format!(
+        "{}{},{}{}{letter}",
+        name(from),
+        name(via),
+        name(via),
+        name(from)
+    )
+}
+
+/// Reads a move from XBoard: the engine's notation, or a swap-in written as a two-leg move
+/// out and back (`c1d2,d2c1m`). Nothing else XBoard relays stands for a spell or a drop: its
+/// `c2d2` onto a hole (with `-xlegal`) removes the hole on its board, and its `e3d4` from
+/// `e3d4,n@c5` lost the drop; both are refused as illegal here.
+pub fn parse_xboard<B: Bitboard>(
+    pos: &Position<B>,
+    text: &str,
+    first_rank: u8,
+) -> Result<Move, MoveError> {
+    let direct = notation::parse_wire(pos, text, first_rank);
+    if direct.is_ok() {
+        return direct;
+    }
+    let dims = pos.layout().dims;
+    let lower = text.trim().to_ascii_lowercase();
+    if let Some((first, second)) = lower.split_once(',')
+        && let Some((a, n1)) = dims.parse_prefix_from(first, first_rank)
+        && let Some((x, n2)) = dims.parse_prefix_from(&first[n1..], first_rank)
+        && n1 + n2 == first.len()
+        && let Some((x2, m1)) = dims.parse_prefix_from(second, first_rank)
+        && let Some((a2, m2)) = dims.parse_prefix_from(&second[m1..], first_rank)
+        && x == x2
+        && a == a2
+        && pos.piece_at(x).is_none()
+    {
+        let suffix = &second[m1 + m2..];
+        let name = dims.name_from(a, first_rank);
+        if let Ok(m) = notation::parse_wire(pos, &format!("{name}{name}{suffix}"), first_rank)
+            && m.kind() == MoveKind::SwapIn
+        {
+            return Ok(m);
+        }
+    }
+    direct
+}
+
+/// Whether XBoard 4.9, testing legality with the `piece` definitions, accepts a move: plain
+/// moves, captures, castling and promotions do; a swap-in, a transformation elsewhere, a
+/// Home-File Transference, a spell or a drop do not, nor an e.p. capture onto the square the
+/// pawn came from (Magi's d3/g3 pawns), which XBoard does not know as an e.p. square.
+///
+/// "Cannot" is what the real XBoard 4.9.1 did (docs/xboard.md): a spell (`d4e4`, `d4e4x`) is a
+/// move from a hole, which XBoard forfeits even with `-xlegal`; of a move with a drop
+/// (`e3d4,n@c5`) XBoard keeps the first leg only and relays `e3d4`, so the other side never
+/// sees the dropped piece, and a separate `N@c5` is refused (no holdings).
+pub fn xboard_checkable<B: Bitboard>(
+    pos: &Position<B>,
+    m: Move,
+    last_from: Option<Square>,
+) -> bool {
+    let layout = pos.layout();
+    match m.kind() {
+        MoveKind::Castle | MoveKind::Promotion => true,
+        MoveKind::EnPassant => Some(m.to()) != last_from,
+        MoveKind::Normal => {
+            let Some(t) = &layout.variant.mechanics.transference else {
+                return true;
+            };
+            let dims = layout.dims;
+            let edge = |sq| {
+                let f = dims.file(sq);
+                f == 0 || f + 1 == dims.files
+            };
+            let teleport = dims.rank(m.from()) == dims.rank(m.to())
+                && edge(m.from())
+                && edge(m.to())
+                && m.from() != m.to();
+            let piece = pos.piece_at(m.from()).map(|p| p.kind().0);
+            !(teleport && piece.is_some_and(|k| t.pieces.contains(&k)))
+        }
+        _ => false,
+    }
+}
+
+/// The name XBoard knows a variant by.
+pub fn xboard_name(variant: &Variant) -> &str {
+    if variant.name == "chess" {
+        NORMAL
+    } else {
+        &variant.name
+    }
+}
+
+/// A move-like word sent without `usermove` (a GUI that did not accept the feature).
+pub fn looks_like_move(word: &str) -> bool {
+    let b = word.as_bytes();
+    b.len() >= 4 && b[0].is_ascii_lowercase() && b[1].is_ascii_digit()
+}
+
+pub fn parse_centiseconds(text: &str) -> Option<Duration> {
+    let n: i64 = text.trim().parse().ok()?;
+    Some(Duration::from_millis(n.clamp(0, 1 << 40) as u64 * 10))
+}
+
+/// XBoard's FEN on a ten-rank board names the e.p. squares with ranks from 0; the engine's FEN
+/// counts from 1.
+pub fn fen_from_xboard(fen: &str, first_rank: u8) -> String {
+    if first_rank == 1 {
+        return fen.trim().to_string();
+    }
+    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+    if let Some(ep) = fields.get_mut(3)
+        && ep != "-"
+    {
+        let shifted: Vec<String> = ep
+            .split(',')
+            .map(|sq| {
+                let (file, rank) = sq.split_at(1.min(sq.len()));
+                match rank.parse::<u32>() {
+                    Ok(r) => format!("{file}{}", r + 1),
+                    Err(_) => sq.to_string(),
+                }
+            })
+            .collect();
+        *ep = shifted.join(",");
+    }
+    fields.join(" ")
+}
+
+/// The `RESULT {comment}` line of a finished game.
+pub fn result_line(o: Outcome) -> String {
+    match o {
+        Outcome::Win(c, reason) => {
+            let score = if c == Color::White { "1-0" } else { "0-1" };
+            let what = match reason {
+                Reason::Checkmate => format!("{} mates", c.name()),
+                Reason::Stalemate => format!("{} wins by stalemate", c.name()),
+                other => format!("{} wins by {}", c.name(), other.describe()),
+            };
+            format!("{score} {{{what}}}")
+        }
+        Outcome::Draw(reason) => {
+            let what = match reason {
+                Reason::Stalemate => "Stalemate".to_string(),
+                other => format!("Draw by {}", other.describe()),
+            };
+            format!("1/2-1/2 {{{what}}}")
+        }
+    }
+}
+
+/// A thinking line: `ply score time nodes pv`, the score in centipawns (mates as 100000 + N),
+/// the time in centiseconds.
+pub fn thinking_line(pos: &AnyPosition, r: &Report, first_rank: u8) -> String {
+    let score = match r.score {
+        Score::Centipawns(cp) => cp,
+        Score::Mate(n) if n > 0 => 100_000 + n,
+        Score::Mate(n) => -100_000 + n,
+    };
+    let mark = match r.bound {
+        Some(true) => "!",
+        Some(false) => "?",
+        None => "",
+    };
+    let pv = crate::protocol::uci::pv_wire(pos, &r.pv, first_rank).join(" ");
+    format!(
+        "{} {} {} {} {}{mark}",
+        r.depth,
+        score,
+        r.time.as_millis() / 10,
+        r.nodes,
+        pv
+    )
+}

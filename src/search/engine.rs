@@ -1,0 +1,348 @@
+//! The engine: the one facade through which every front end runs searches (UCI, XBoard, the
+//! command line, the referee's openings, the web board, the Python module). It owns the
+//! transposition table, the search options and each search thread's tables, which live from
+//! one search to the next; a front end asks for a search with `go` and hears of it through
+//! two callbacks, and never touches a thread.
+//!
+//! Searches run one after the other on the engine's own thread, in the order they were
+//! asked for. Each has its controls (`SearchControl`) from the moment it is asked for: a
+//! `stop` or `ponderhit` that comes before the search starts is not lost.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
+use std::thread::JoinHandle;
+
+use super::time::Limits;
+use super::tt::TranspositionTable;
+use super::{Report, SearchControl, SearchOptions, SearchResult, ThreadData, think_with};
+use crate::game::Game;
+use crate::variant::Variant;
+use crate::with_position;
+
+/// Called with each line of progress, on the engine's thread.
+pub type InfoCallback = Box<dyn Fn(&Report) + Send + Sync>;
+/// Called once with the search's result, on the engine's thread.
+pub type DoneCallback = Box<dyn FnOnce(SearchResult) + Send>;
+
+/// The hash table's size when nothing else is asked for, in MB.
+pub const DEFAULT_HASH_MB: usize = 16;
+
+/// A search asked for and not yet finished.
+struct Job {
+    game: Game,
+    limits: Limits,
+    options: SearchOptions,
+    tt: Arc<TranspositionTable>,
+    control: Arc<SearchControl>,
+    on_info: InfoCallback,
+    on_done: DoneCallback,
+}
+
+struct State {
+    queue: VecDeque<Job>,
+    /// The controls of the search under way, if any.
+    running: Option<Arc<SearchControl>>,
+    tt: Arc<TranspositionTable>,
+    options: SearchOptions,
+    /// The next search starts with fresh move-ordering tables (a new game).
+    fresh_tables: bool,
+    quit: bool,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    /// Signalled when a search is asked for, when one ends, and on quit.
+    changed: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic on the engine's thread poisons nothing the state depends on.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The engine. Dropping it stops any search and ends its thread.
+pub struct Engine {
+    shared: Arc<Shared>,
+    thread: Option<JoinHandle<()>>,
+}
+
+/// A handle to the engine for callbacks, which may ask for the next search (pondering after
+/// a move) without owning the engine.
+#[derive(Clone)]
+pub struct EngineHandle {
+    shared: Weak<Shared>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine with the default options and a table of `DEFAULT_HASH_MB`.
+    pub fn new() -> Engine {
+        Engine::with_hash(DEFAULT_HASH_MB)
+    }
+
+    /// An engine with the default options and a table of `megabytes` MB (or the least table
+    /// if that cannot be had).
+    pub fn with_hash(megabytes: usize) -> Engine {
+        let tt = TranspositionTable::new(megabytes)
+            .unwrap_or_else(|_| TranspositionTable::with_buckets(1));
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                queue: VecDeque::new(),
+                running: None,
+                tt: Arc::new(tt),
+                options: SearchOptions::default(),
+                fresh_tables: true,
+                quit: false,
+            }),
+            changed: Condvar::new(),
+        });
+        let serving = Arc::clone(&shared);
+        let thread = std::thread::Builder::new()
+            .name("engine".into())
+            .spawn(move || serve(&serving))
+            .expect("cannot start the engine's thread");
+        Engine {
+            shared,
+            thread: Some(thread),
+        }
+    }
+
+    pub fn handle(&self) -> EngineHandle {
+        EngineHandle {
+            shared: Arc::downgrade(&self.shared),
+        }
+    }
+
+    /// Asks for a search of the game's position, after any search asked for before. Returns
+    /// its controls.
+    pub fn go(
+        &self,
+        game: &Game,
+        limits: Limits,
+        on_info: InfoCallback,
+        on_done: DoneCallback,
+    ) -> Arc<SearchControl> {
+        go(&self.shared, game, limits, on_info, on_done)
+    }
+
+    /// Searches and waits for the result (for the command line and tools).
+    pub fn search(&self, game: &Game, limits: Limits, on_info: InfoCallback) -> SearchResult {
+        let (send, receive) = std::sync::mpsc::channel();
+        self.go(
+            game,
+            limits,
+            on_info,
+            Box::new(move |result| {
+                let _ = send.send(result);
+            }),
+        );
+        receive
+            .recv()
+            .expect("the engine's thread answers every search")
+    }
+
+    /// Stops the search under way and every one asked for: each still answers, at once,
+    /// with the best move it has.
+    pub fn stop(&self) {
+        stop(&self.shared);
+    }
+
+    /// The opponent played the move the latest search ponders on.
+    pub fn ponderhit(&self) {
+        let state = self.shared.lock();
+        if let Some(control) = state
+            .queue
+            .back()
+            .map(|j| &j.control)
+            .or(state.running.as_ref())
+        {
+            control.ponderhit();
+        }
+    }
+
+    /// Waits until every search asked for has answered.
+    pub fn wait(&self) {
+        let mut state = self.shared.lock();
+        while state.running.is_some() || !state.queue.is_empty() {
+            state = self
+                .shared
+                .changed
+                .wait(state)
+                .unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// A search is under way or asked for.
+    pub fn is_searching(&self) -> bool {
+        let state = self.shared.lock();
+        state.running.is_some() || !state.queue.is_empty()
+    }
+
+    pub fn options(&self) -> SearchOptions {
+        self.shared.lock().options.clone()
+    }
+
+    /// Changes the options of the searches asked for from now on.
+    pub fn set_options(&self, change: impl FnOnce(&mut SearchOptions)) {
+        change(&mut self.shared.lock().options);
+    }
+
+    pub fn hash_megabytes(&self) -> usize {
+        self.shared.lock().tt.megabytes()
+    }
+
+    /// A new table of `megabytes` MB for the searches asked for from now on; on error a
+    /// table of the old size stays, and the message says so.
+    pub fn set_hash(&self, megabytes: usize) -> Result<(), String> {
+        let old = self.hash_megabytes();
+        if megabytes == old {
+            return Ok(());
+        }
+        // The old table goes first (unless a search still holds it), so that both need not
+        // fit in memory at once.
+        self.shared.lock().tt = Arc::new(TranspositionTable::with_buckets(1));
+        let (table, result) = match TranspositionTable::new(megabytes) {
+            Ok(table) => (table, Ok(())),
+            Err(e) => {
+                let table = TranspositionTable::new(old)
+                    .or_else(|_| TranspositionTable::new(DEFAULT_HASH_MB))
+                    .unwrap_or_else(|_| TranspositionTable::with_buckets(1));
+                let now = table.megabytes();
+                (table, Err(format!("{e}; the hash table stays at {now} MB")))
+            }
+        };
+        self.shared.lock().tt = Arc::new(table);
+        result
+    }
+
+    /// Forgets every entry of the table (at once, whatever its size).
+    pub fn clear_hash(&self) {
+        self.shared.lock().tt.clear();
+    }
+
+    /// A new game: the table is cleared and the next search starts with fresh tables.
+    pub fn new_game(&self) {
+        let mut state = self.shared.lock();
+        state.tt.clear();
+        state.fresh_tables = true;
+    }
+}
+
+impl EngineHandle {
+    /// As [`Engine::go`]; `None` when the engine is gone.
+    pub fn go(
+        &self,
+        game: &Game,
+        limits: Limits,
+        on_info: InfoCallback,
+        on_done: DoneCallback,
+    ) -> Option<Arc<SearchControl>> {
+        let shared = self.shared.upgrade()?;
+        Some(go(&shared, game, limits, on_info, on_done))
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        stop(&self.shared);
+        self.shared.lock().quit = true;
+        self.shared.changed.notify_all();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn go(
+    shared: &Shared,
+    game: &Game,
+    limits: Limits,
+    on_info: InfoCallback,
+    on_done: DoneCallback,
+) -> Arc<SearchControl> {
+    let control = Arc::new(SearchControl::new(limits.ponder));
+    let mut state = shared.lock();
+    let job = Job {
+        game: game.clone(),
+        limits,
+        options: state.options.clone(),
+        tt: Arc::clone(&state.tt),
+        control: Arc::clone(&control),
+        on_info,
+        on_done,
+    };
+    state.queue.push_back(job);
+    drop(state);
+    shared.changed.notify_all();
+    control
+}
+
+fn stop(shared: &Shared) {
+    let state = shared.lock();
+    if let Some(control) = &state.running {
+        control.stop();
+    }
+    for job in &state.queue {
+        job.control.stop();
+    }
+}
+
+/// The engine's thread: the searches, one at a time, with the threads' tables kept between
+/// them.
+fn serve(shared: &Shared) {
+    let mut threads: Vec<ThreadData> = Vec::new();
+    let mut last_variant: Option<*const Variant> = None;
+    loop {
+        let (job, fresh) = {
+            let mut state = shared.lock();
+            loop {
+                if let Some(job) = state.queue.pop_front() {
+                    state.running = Some(Arc::clone(&job.control));
+                    break (job, std::mem::take(&mut state.fresh_tables));
+                }
+                if state.quit {
+                    return;
+                }
+                state = shared
+                    .changed
+                    .wait(state)
+                    .unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        // Positions of different variants can share a hash: what was learnt in one says
+        // nothing of the other.
+        let variant: *const Variant = job.game.variant();
+        let new_variant = last_variant.is_some_and(|v| v != variant);
+        if new_variant {
+            job.tt.clear();
+        }
+        last_variant = Some(variant);
+        let count = job.options.threads.max(1);
+        threads.resize_with(count, ThreadData::default);
+        if fresh || new_variant {
+            threads.iter_mut().for_each(ThreadData::clear);
+        }
+        let game = &job.game;
+        let history = &game.hashes()[..game.hashes().len() - 1];
+        let result = with_position!(game.position(), p => think_with(
+            p,
+            history,
+            &job.limits,
+            &job.options,
+            &job.tt,
+            &job.control,
+            &mut threads,
+            &*job.on_info,
+        ));
+        (job.on_done)(result);
+        shared.lock().running = None;
+        shared.changed.notify_all();
+    }
+}
