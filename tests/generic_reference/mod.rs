@@ -62,6 +62,11 @@ fn name(sq: Sq) -> String {
     format!("{}{}", (b'a' + sq.0 as u8) as char, sq.1 + 1)
 }
 
+/// Squares in the order FEN lists them: by rank, then by file.
+fn in_square_order(list: &mut [Sq]) {
+    list.sort_by_key(|&(f, r)| (r, f));
+}
+
 fn is_white(c: char) -> bool {
     c.is_ascii_uppercase()
 }
@@ -116,7 +121,7 @@ impl Board {
         if let Some(&ep) = fields.get(3).filter(|&&e| e != "-") {
             board.ep_targets = ep.split(',').map(|s| board.parse_square(s)).collect();
             board.ep_victim = Some(board.victim_beyond_targets());
-            board.sort(true);
+            in_square_order(&mut board.ep_targets);
         }
         board.unmoved = board.default_unmoved();
         for token in fields.iter().skip(6) {
@@ -124,7 +129,7 @@ impl Board {
                 Some(("unmoved", "-")) => board.unmoved.clear(),
                 Some(("unmoved", list)) => {
                     board.unmoved = list.split(',').map(|s| board.parse_square(s)).collect();
-                    board.sort(false);
+                    in_square_order(&mut board.unmoved);
                 }
                 Some(("swaps", digits)) => {
                     let d: Vec<u8> = digits.bytes().map(|b| b - b'0').collect();
@@ -223,16 +228,6 @@ impl Board {
         let rank: i32 = text[1..].parse().unwrap();
         (file, rank - 1)
     }
-    /// Keeps the e.p. targets (`true`) or the unmoved pawns in square order, as FEN writes.
-    fn sort(&mut self, ep: bool) {
-        let list = if ep {
-            &mut self.ep_targets
-        } else {
-            &mut self.unmoved
-        };
-        list.sort_by_key(|&(f, r)| (r, f));
-    }
-
     /// A rank counted from `white`'s side, from 0.
     fn relative_rank(&self, rank: i32, white: bool) -> i32 {
         if white { rank } else { self.ranks() - 1 - rank }
@@ -280,7 +275,7 @@ impl Board {
                 }
             }
         }
-        out.sort_by_key(|&(f, r)| (r, f));
+        in_square_order(&mut out);
         out
     }
     fn tracked_squares(&self, white: bool) -> Vec<Sq> {
@@ -754,7 +749,7 @@ impl Board {
                 .collect();
             if !next.ep_targets.is_empty() {
                 next.ep_victim = Some(plan.to);
-                next.sort(true);
+                in_square_order(&mut next.ep_targets);
             }
         }
         next
@@ -799,5 +794,19 @@ impl Plan {
             transform: None,
             swap: false,
         }
+    }
+}
+
+impl Board {
+    /// Leaf count of the legal move tree `depth` plies deep.
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.legal_moves();
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves.iter().map(|(_, next)| next.perft(depth - 1)).sum()
     }
 }
