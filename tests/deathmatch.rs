@@ -353,3 +353,104 @@ fn deathmatch_san_sec_1_8() {
     let check = position("deathmatch", "K7/8/8/8/8/8/1M6/1NBRQBNk w - - 0 1");
     assert_eq!(san_of(&check, "b2a1"), "Ma1+");
 }
+
+/// A FEN of an 8x8 board holding `pieces` (square, letter), `side` to move, nothing else.
+fn board_with(pieces: &[(String, char)], side: char) -> String {
+    let mut cells = [['.'; 8]; 8];
+    for (square, letter) in pieces {
+        let b = square.as_bytes();
+        cells[(b[1] - b'1') as usize][(b[0] - b'a') as usize] = *letter;
+    }
+    let rows: Vec<String> = (0..8)
+        .rev()
+        .map(|r| {
+            let mut row = String::new();
+            let mut empty = 0;
+            for c in cells[r] {
+                if c == '.' {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    row += &empty.to_string();
+                    empty = 0;
+                }
+                row.push(c);
+            }
+            if empty > 0 {
+                row += &empty.to_string();
+            }
+            row
+        })
+        .collect();
+    format!("{} {side} - - 0 1", rows.join("/"))
+}
+
+/// Pins the rank limit of §1.5 for one side: its M, H and T teleport (to an empty square or
+/// onto an enemy Knight) from either border file on `allowed` ranks and not from `beyond`,
+/// and on those ranks alone they check a King on the mirror square. No other move of these
+/// pieces spans the seven files between a and h, so the move and the check can only be
+/// Transference.
+fn transference_rank_limit(white: bool, allowed: [u8; 3], beyond: u8) {
+    let (own_king, their_king) = if white { ("e1", "e8") } else { ("e8", "e1") };
+    let case = |c: char, mine: bool| {
+        if mine == white {
+            c.to_ascii_uppercase()
+        } else {
+            c.to_ascii_lowercase()
+        }
+    };
+    let (side, other) = if white { ('w', 'b') } else { ('b', 'w') };
+    for rank in allowed.into_iter().chain([beyond]) {
+        let permitted = rank != beyond;
+        for (file, mirror) in [('a', 'h'), ('h', 'a')] {
+            let from = format!("{file}{rank}");
+            let to = format!("{mirror}{rank}");
+            let wire = format!("{from}{to}");
+            for piece in ['M', 'H', 'T'] {
+                let kings = [
+                    (own_king.to_string(), case('K', true)),
+                    (their_king.to_string(), case('K', false)),
+                ];
+                let mut pieces = kings.to_vec();
+                pieces.push((from.clone(), case(piece, true)));
+                let empty = position("deathmatch", &board_with(&pieces, side));
+                pieces.push((to.clone(), case('N', false)));
+                let capture = position("deathmatch", &board_with(&pieces, side));
+                for (what, pos) in [("to an empty square", &empty), ("capturing", &capture)] {
+                    assert_eq!(
+                        moves(pos).contains(&wire),
+                        permitted,
+                        "{piece} {wire} {what} in {}",
+                        pos.to_fen()
+                    );
+                }
+                // The same piece facing the enemy King on the mirror square.
+                let facing = [
+                    (own_king.to_string(), case('K', true)),
+                    (from.clone(), case(piece, true)),
+                    (to.clone(), case('K', false)),
+                ];
+                let check = position("deathmatch", &board_with(&facing, other));
+                assert_eq!(
+                    check.in_check(),
+                    permitted,
+                    "{piece} on {from} against the King on {to}: {}",
+                    check.to_fen()
+                );
+            }
+        }
+    }
+}
+
+/// §1.5 Home-File Transference, White: from a1-a3 and h1-h3 only; from a4 or h4, nothing.
+#[test]
+fn home_file_transference_white_ranks_1_to_3_not_4_sec_1_5() {
+    transference_rank_limit(true, [1, 2, 3], 4);
+}
+
+/// §1.5 Home-File Transference, Black: from a6-a8 and h6-h8 only; from a5 or h5, nothing.
+#[test]
+fn home_file_transference_black_ranks_8_to_6_not_5_sec_1_5() {
+    transference_rank_limit(false, [8, 7, 6], 5);
+}
