@@ -1,11 +1,18 @@
 //! The evaluation: the breakdown `eval` prints adds up to what the search uses, each term's
-//! switch takes out exactly that term, and the terms see what they are meant to see.
+//! switch takes out exactly that term, the evaluation is the same from either side's chair
+//! (colour-flip symmetry), and each term points the right way: pairs of positions that differ
+//! in the one thing a term measures, so that a term whose sign is flipped fails a test.
 
-use magus::board::{Bitboard, Position};
-use magus::eval::{EvalTables, TermId, TermSet, breakdown, evaluate, evaluate_terms};
+use magus::board::{Bitboard, Color, Position};
+use magus::eval::{
+    EvalTables, TermId, TermSet, breakdown, evaluate, evaluate_fast, evaluate_material,
+    evaluate_terms,
+};
 use magus::game::AnyPosition;
-use magus::variant::Registry;
+use magus::variant::{Registry, Variant};
 use magus::with_position;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 
 fn position(variant: &str, fen: Option<&str>) -> AnyPosition {
     let registry = Registry::builtin();
@@ -62,7 +69,7 @@ fn the_breakdown_adds_up_to_the_evaluation() {
         let (whole, parts, white_to_move) = with_position!(&pos, p => {
             let tables = EvalTables::of(p.layout());
             let parts: i32 = breakdown(p).iter().map(|t| t.white - t.black).sum();
-            (evaluate(p, tables), parts, p.side() == magus::board::Color::White)
+            (evaluate(p, tables), parts, p.side() == Color::White)
         });
         let parts = if white_to_move { parts } else { -parts };
         assert!(
@@ -84,7 +91,7 @@ fn each_switch_takes_out_its_term_and_nothing_else() {
                 let tables = EvalTables::of(p.layout());
                 let mut terms = TermSet::ALL;
                 terms.set(id, false);
-                (evaluate(p, tables), evaluate_terms(p, tables, terms), p.side() == magus::board::Color::White)
+                (evaluate(p, tables), evaluate_terms(p, tables, terms), p.side() == Color::White)
             });
             let name = match id {
                 TermId::Placement => "Placement",
@@ -174,4 +181,609 @@ fn magi_setup_pawns_are_not_doubled_until_they_move() {
     let (white, black) = term(&moved, "Pawns");
     assert!(white < 0, "White's d-pawns: {white}");
     assert_eq!(black, 0);
+}
+
+// ---- Colour-flip symmetry ----
+
+/// `text` with upper and lower case swapped: White's letters become Black's.
+fn swap_case(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        })
+        .collect()
+}
+
+/// A square's name split into its file letters and its rank number (from 1).
+fn split_square(name: &str) -> (&str, u8) {
+    let at = name
+        .find(|c: char| c.is_ascii_digit())
+        .unwrap_or_else(|| panic!("'{name}' is not a square"));
+    let rank = name[at..]
+        .parse()
+        .unwrap_or_else(|_| panic!("'{name}' is not a square"));
+    (&name[..at], rank)
+}
+
+/// The square on the same file, on the rank the other side calls by the same number.
+fn mirror_square(name: &str, ranks: u8) -> String {
+    let (file, rank) = split_square(name);
+    assert!(
+        (1..=ranks).contains(&rank),
+        "{name} is not on a board of {ranks} ranks"
+    );
+    format!("{file}{}", ranks + 1 - rank)
+}
+
+/// A list of squares mirrored, in the order the engine writes squares (by rank, then file).
+fn mirror_squares(list: &str, ranks: u8) -> String {
+    let mut squares: Vec<String> = list.split(',').map(|s| mirror_square(s, ranks)).collect();
+    squares.sort_by_key(|s| {
+        let (file, rank) = split_square(s);
+        (rank, file.to_string())
+    });
+    squares.join(",")
+}
+
+/// The FEN of the same position seen from the other side, worked out from the text alone
+/// (README, "FEN"): the ranks in reverse order with the colours swapped, the reserve groups
+/// given to the other colour, the other side to move, K/Q rights swapped with k/q, the e.p.
+/// squares and the `unmoved=` pawns on their mirrored ranks, and `swaps=WB` read as `BW`.
+/// A field it does not know fails the test, so a new kind of state must be taught here.
+fn mirror_fen(fen: &str, ranks: u8) -> String {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    assert!(
+        fields.len() >= 4,
+        "'{fen}': mirror_fen takes a full FEN as the engine writes it"
+    );
+    let (placement, reserve) = match fields[0].split_once('[') {
+        Some((placement, rest)) => {
+            let inner = rest
+                .strip_suffix(']')
+                .unwrap_or_else(|| panic!("'{fen}': the reserve has no closing ']'"));
+            (placement, Some(inner))
+        }
+        None => (fields[0], None),
+    };
+    let mut board = placement
+        .split('/')
+        .rev()
+        .map(swap_case)
+        .collect::<Vec<_>>()
+        .join("/");
+    if let Some(reserve) = reserve {
+        let groups = if reserve == "-" {
+            reserve.to_string()
+        } else {
+            let mut groups: Vec<String> = reserve.split(',').map(swap_case).collect();
+            // White's groups first (a stable sort keeps the carriers' order).
+            groups.sort_by_key(|g| !g.starts_with(|c: char| c.is_ascii_uppercase()));
+            groups.join(",")
+        };
+        board += &format!("[{groups}]");
+    }
+    let side = match fields[1] {
+        "w" => "b",
+        "b" => "w",
+        other => panic!("'{fen}': side to move '{other}'"),
+    };
+    let castling = match fields[2] {
+        "-" => "-".to_string(),
+        rights => {
+            let swapped = swap_case(rights);
+            "KQkq".chars().filter(|&c| swapped.contains(c)).collect()
+        }
+    };
+    let en_passant = match fields[3] {
+        "-" => "-".to_string(),
+        squares => mirror_squares(squares, ranks),
+    };
+    let mut out = vec![board, side.to_string(), castling, en_passant];
+    for &token in &fields[4..] {
+        out.push(match token.split_once('=') {
+            None if token.bytes().all(|b| b.is_ascii_digit()) => token.to_string(),
+            Some(("unmoved", "-")) => token.to_string(),
+            Some(("unmoved", squares)) => format!("unmoved={}", mirror_squares(squares, ranks)),
+            Some(("swaps", counts)) if counts.len() == 2 => {
+                format!("swaps={}", counts.chars().rev().collect::<String>())
+            }
+            _ => panic!("'{fen}': mirror_fen does not know how to mirror the field '{token}'"),
+        });
+    }
+    out.join(" ")
+}
+
+/// What the evaluation says of a position: the whole, the cheap estimate and material only
+/// (each for the side to move), and each term's (name, White's share, Black's share).
+#[derive(Debug)]
+struct Verdict {
+    whole: i32,
+    fast: i32,
+    material: i32,
+    terms: Vec<(&'static str, i32, i32)>,
+}
+
+impl Verdict {
+    fn of(pos: &AnyPosition) -> Verdict {
+        with_position!(pos, p => {
+            let tables = EvalTables::of(p.layout());
+            Verdict {
+                whole: evaluate(p, tables),
+                fast: evaluate_fast(p, tables),
+                material: evaluate_material(p),
+                terms: breakdown(p).into_iter().map(|t| (t.name, t.white, t.black)).collect(),
+            }
+        })
+    }
+
+    fn shares(&self, name: &str) -> (i32, i32) {
+        let &(_, white, black) = self
+            .terms
+            .iter()
+            .find(|t| t.0 == name)
+            .unwrap_or_else(|| panic!("the breakdown has no term '{name}'"));
+        (white, black)
+    }
+
+    fn white(&self, name: &str) -> i32 {
+        self.shares(name).0
+    }
+
+    fn black(&self, name: &str) -> i32 {
+        self.shares(name).1
+    }
+}
+
+/// The mirrored position scores the same for its side to move, and every term's White and
+/// Black shares are swapped.
+fn assert_colour_flip_symmetric(pos: &AnyPosition) {
+    let variant = pos.variant();
+    let fen = pos.to_fen();
+    let mirrored_fen = mirror_fen(&fen, variant.ranks);
+    assert_eq!(
+        mirror_fen(&mirrored_fen, variant.ranks),
+        fen,
+        "mirroring twice gives the FEN back"
+    );
+    let mirrored = AnyPosition::from_fen(variant, Some(&mirrored_fen)).unwrap_or_else(|e| {
+        panic!(
+            "{}: the mirror of '{fen}', '{mirrored_fen}', is refused: {e}",
+            variant.name
+        )
+    });
+    assert_eq!(
+        mirrored.to_fen(),
+        mirrored_fen,
+        "{}: the mirror of '{fen}' reads back as written",
+        variant.name
+    );
+    let (a, b) = (Verdict::of(pos), Verdict::of(&mirrored));
+    let context = format!("{}: '{fen}' and its mirror '{mirrored_fen}'", variant.name);
+    assert_eq!(a.whole, b.whole, "{context}: evaluation");
+    assert_eq!(a.fast, b.fast, "{context}: cheap evaluation");
+    assert_eq!(a.material, b.material, "{context}: material");
+    assert_eq!(a.terms.len(), b.terms.len());
+    for (&(name, white, black), &(mirror_name, mirror_white, mirror_black)) in
+        a.terms.iter().zip(&b.terms)
+    {
+        assert_eq!(name, mirror_name);
+        assert_eq!(
+            (white, black),
+            (mirror_black, mirror_white),
+            "{context}: term '{name}' (White, Black) against the mirror's (Black, White)"
+        );
+    }
+}
+
+/// Positions of random games from `start`: each game `plies` long at most.
+fn random_games(
+    variant: &'static Variant,
+    start: &str,
+    games: usize,
+    plies: usize,
+    rng: &mut StdRng,
+) -> Vec<AnyPosition> {
+    let root = AnyPosition::from_fen(variant, Some(start))
+        .unwrap_or_else(|e| panic!("{}: '{start}': {e}", variant.name));
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = root;
+        for _ in 0..plies {
+            out.push(pos);
+            let moves = with_position!(&pos, p => p.legal_moves());
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.random_range(0..moves.len())];
+            with_position!(&mut pos, p => p.play(m));
+        }
+    }
+    out
+}
+
+/// The squares of the holes (`*`) of a FEN's board field, counted from its first character.
+fn hole_squares(board: &str) -> Vec<usize> {
+    let placement = board.split('[').next().unwrap();
+    let mut holes = Vec::new();
+    let mut square = 0;
+    let mut run = 0;
+    for c in placement.chars() {
+        if let Some(d) = c.to_digit(10) {
+            run = run * 10 + d as usize;
+            continue;
+        }
+        square += run;
+        run = 0;
+        match c {
+            '/' => {}
+            '*' => {
+                holes.push(square);
+                square += 1;
+            }
+            _ => square += 1,
+        }
+    }
+    holes
+}
+
+/// Positions random games start from besides each variant's start position (and from their
+/// mirrors too), so that the sample holds state that random play from the start seldom
+/// reaches.
+const EXTRA_STARTS: &[(&str, &str)] = &[
+    // White's King (e3) and Magician (d3) one step from their 4th rank (the benchmark
+    // position of docs/royal-magician.md): pieces are dropped early.
+    (
+        "royal-magician",
+        "rnbmkbnr/pppppppp/8/8/4P3/3MK3/PPPP1PPP/RNB2BNR w kq - 0 4",
+    ),
+    // Magi: White's f-pawn has just stepped f2-f5, and Black's pawns on g4 and e5 can take
+    // it on either square it passed.
+    ("magi", "5k4/10/10/10/10/4pP4/6p3/10/10/5K4 b - f3,f4 0 1"),
+];
+
+#[test]
+fn the_evaluation_is_the_same_from_either_sides_chair_in_every_variant() {
+    let registry = Registry::builtin();
+    let mut rng = StdRng::seed_from_u64(0x5eed_e7a1);
+    // What the sample must hold, so that each part of the mirroring is exercised.
+    let mut seen = [
+        ("Black to move", 0),
+        ("an e.p. square", 0),
+        ("several e.p. squares", 0),
+        ("some castling rights lost", 0),
+        ("a reserve partly dropped", 0),
+        ("unmoved=", 0),
+        ("swaps=", 0),
+        ("holes moved", 0),
+    ];
+    for (name, _) in EXTRA_STARTS {
+        assert!(
+            registry.get(name).is_some(),
+            "EXTRA_STARTS: no variant '{name}'"
+        );
+    }
+    let mut checked = 0;
+    for &variant in registry.all() {
+        let mut starts = vec![variant.start_fen.clone()];
+        for &(name, fen) in EXTRA_STARTS {
+            if name == variant.name {
+                starts.push(fen.to_string());
+                starts.push(mirror_fen(fen, variant.ranks));
+            }
+        }
+        for start in &starts {
+            for pos in random_games(variant, start, 24, 120, &mut rng) {
+                let fen = pos.to_fen();
+                let fields: Vec<&str> = fen.split_whitespace().collect();
+                let start_board = variant.start_fen.split_whitespace().next().unwrap();
+                let found = [
+                    fields[1] == "b",
+                    fields[3] != "-",
+                    fields[3].contains(','),
+                    fields[2] != "-" && fields[2] != "KQkq",
+                    fields[0].contains('[')
+                        && fields[0].split('[').nth(1) != start_board.split('[').nth(1),
+                    fen.contains(" unmoved="),
+                    fen.contains(" swaps="),
+                    hole_squares(fields[0]) != hole_squares(start_board),
+                ];
+                for (count, found) in seen.iter_mut().zip(found) {
+                    count.1 += found as usize;
+                }
+                assert_colour_flip_symmetric(&pos);
+                checked += 1;
+            }
+        }
+    }
+    for (what, count) in seen {
+        assert!(count > 0, "no position with {what} among the {checked}");
+    }
+    eprintln!("colour-flip symmetry: {checked} positions; {seen:?}");
+}
+
+#[test]
+fn mirror_fen_turns_the_board_and_every_state_field() {
+    // Written out by hand, so that the mirroring the symmetry test relies on is itself checked.
+    assert_eq!(
+        mirror_fen(
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w Kq d6,f6 0 3",
+            8
+        ),
+        "rnbqkbnr/pppp1ppp/8/8/3PpP2/8/PPP1P1PP/RNBQKBNR b Qk d3,f3 0 3"
+    );
+    assert_eq!(
+        mirror_fen(
+            "rnbmkbnr/pppppppp/8/8/4P3/3MK3/PPPP1PPP/RNB2BNR[KR,MBNR,kbnr] w kq - 0 4",
+            8
+        ),
+        "rnb2bnr/pppp1ppp/3mk3/4p3/8/8/PPPPPPPP/RNBMKBNR[KBNR,kr,mbnr] b KQ - 0 4"
+    );
+    assert_eq!(
+        mirror_fen(
+            "4k5/10/10/10/10/10/10/3P6/10/5K4 b - - 0 9 unmoved=d3,g8",
+            10
+        ),
+        "5k4/10/3p6/10/10/10/10/10/10/4K5 w - - 0 9 unmoved=g3,d8"
+    );
+    assert_eq!(
+        mirror_fen("4k3/8/8/8/8/8/8/4K3 w - - 3 20 swaps=10", 8),
+        "4k3/8/8/8/8/8/8/4K3 b - - 3 20 swaps=01"
+    );
+    assert_eq!(
+        mirror_fen("3k3/1*1*3/*5*/*3p1*/*3*1*/5M1/3K3 w - - 0 1", 7),
+        "3k3/5m1/*3*1*/*3P1*/*5*/1*1*3/3K3 b - - 0 1"
+    );
+}
+
+// ---- Each term points the right way ----
+//
+// Each test compares two positions, White to move, that differ in what one term measures.
+// Where the rest of the evaluation is the same, the test says so (`assert_differ_only_in`),
+// and then the whole evaluation must move the same way as the term.
+
+/// A position of `variant` with White to move, and its evaluation.
+fn white_to_move(variant: &str, fen: &str) -> Verdict {
+    assert_eq!(fen.split_whitespace().nth(1), Some("w"), "{fen}");
+    Verdict::of(&position(variant, Some(fen)))
+}
+
+/// Every term but `terms` is the same, for both sides, in the two evaluations.
+fn assert_differ_only_in(a: &Verdict, b: &Verdict, terms: &[&str]) {
+    for (&(name, aw, ab), &(_, bw, bb)) in a.terms.iter().zip(&b.terms) {
+        if !terms.contains(&name) {
+            assert_eq!((aw, ab), (bw, bb), "term '{name}' should not differ");
+        }
+    }
+}
+
+#[test]
+fn more_material_scores_higher() {
+    let with_pawn = white_to_move("chess", "4k3/8/8/8/8/8/P7/4K3 w - - 0 1");
+    let without = white_to_move("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    assert!(with_pawn.white("Material") > without.white("Material"));
+    assert!(with_pawn.whole > without.whole);
+}
+
+#[test]
+fn the_side_to_move_has_the_tempo() {
+    let fen = "4k3/8/8/8/8/8/P7/4K3";
+    let white = Verdict::of(&position("chess", Some(&format!("{fen} w - - 0 1"))));
+    let black = Verdict::of(&position("chess", Some(&format!("{fen} b - - 0 1"))));
+    assert!(white.white("Tempo") > 0 && white.black("Tempo") == 0);
+    assert!(black.black("Tempo") > 0 && black.white("Tempo") == 0);
+}
+
+/// A Rook on b1 behind its own pawn on b3 sees 7 squares fewer than with the pawn on g3
+/// (the same rank, file class and structure: both pawns are passed and isolated).
+#[test]
+fn more_mobility_scores_higher() {
+    let free = white_to_move("chess", "4k3/8/8/8/8/6P1/8/1R2K3 w - - 0 1");
+    let hemmed = white_to_move("chess", "4k3/8/8/8/8/1P6/8/1R2K3 w - - 0 1");
+    assert!(free.white("Mobility") > hemmed.white("Mobility"));
+    assert_differ_only_in(&free, &hemmed, &["Mobility"]);
+    assert!(free.whole > hemmed.whole);
+    // The same on 10x10, where a square of mobility has its own weight.
+    let free = white_to_move("magi", "4k5/10/10/10/10/10/10/7P2/10/1R2K5 w - - 0 1");
+    let hemmed = white_to_move("magi", "4k5/10/10/10/10/10/10/1P8/10/1R2K5 w - - 0 1");
+    assert!(free.white("Mobility") > hemmed.white("Mobility"));
+    assert_differ_only_in(&free, &hemmed, &["Mobility"]);
+    assert!(free.whole > hemmed.whole);
+}
+
+/// The d5 pawn is passed with Black's pawn on a7, not with it on d7.
+#[test]
+fn a_passed_pawn_scores_higher_than_a_blocked_one() {
+    let passed = white_to_move("chess", "4k3/p7/8/3P4/8/8/8/4K3 w - - 0 1");
+    let blocked = white_to_move("chess", "4k3/3p4/8/3P4/8/8/8/4K3 w - - 0 1");
+    assert!(passed.white("Pawns") > blocked.white("Pawns"));
+    assert_eq!(passed.black("Pawns"), blocked.black("Pawns"));
+    assert!(passed.whole > blocked.whole);
+}
+
+#[test]
+fn a_passed_pawn_scores_more_the_further_it_has_come() {
+    let far = white_to_move("chess", "4k3/8/3P4/8/8/8/8/4K3 w - - 0 1");
+    let near = white_to_move("chess", "4k3/8/8/8/3P4/8/8/4K3 w - - 0 1");
+    assert!(far.white("Pawns") > near.white("Pawns"));
+    assert!(far.whole > near.whole);
+}
+
+/// b2 and c2 stand together; b2 and h2 are both isolated (every pawn here is passed, on its
+/// start rank, off the centre).
+#[test]
+fn an_isolated_pawn_scores_lower_than_a_supported_one() {
+    let together = white_to_move("chess", "4k3/8/8/8/8/8/1PP5/4K3 w - - 0 1");
+    let isolated = white_to_move("chess", "4k3/8/8/8/8/8/1P5P/4K3 w - - 0 1");
+    assert!(together.white("Pawns") > isolated.white("Pawns"));
+    assert_differ_only_in(&together, &isolated, &["Pawns"]);
+    assert!(together.whole > isolated.whole);
+}
+
+/// b2 c2 d3 against b2 c2 c3: the same ranks, no pawn isolated, the c-pawns doubled.
+#[test]
+fn a_doubled_pawn_scores_lower() {
+    let single = white_to_move("chess", "7k/8/8/8/8/3P4/1PP5/7K w - - 0 1");
+    let doubled = white_to_move("chess", "7k/8/8/8/8/2P5/1PP5/7K w - - 0 1");
+    assert!(single.white("Pawns") > doubled.white("Pawns"));
+    assert!(single.whole > doubled.whole);
+}
+
+/// The King on g1 behind f2 g2 h2, or on b1 away from them (b1 and g1 are alike to the
+/// King's placement). Queens keep the game in the middlegame, where the shield counts.
+#[test]
+fn a_king_behind_its_pawn_shield_scores_higher() {
+    let sheltered = white_to_move("chess", "3q2k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1");
+    let bare = white_to_move("chess", "3q2k1/5ppp/8/8/8/8/5PPP/1K1Q4 w - - 0 1");
+    assert!(sheltered.white("King safety") > bare.white("King safety"));
+    assert_differ_only_in(&sheltered, &bare, &["King safety"]);
+    assert!(sheltered.whole > bare.whole);
+}
+
+/// White's Queen (h5) and Rook (f1) bear on the squares around a King on g8, not around one
+/// on b8 (b8 and g8 are alike to the King's placement).
+#[test]
+fn attacks_on_the_king_zone_score_for_the_attacker() {
+    let attacked = white_to_move("chess", "6k1/8/8/7Q/8/8/8/4KR2 w - - 0 1");
+    let safe = white_to_move("chess", "1k6/8/8/7Q/8/8/8/4KR2 w - - 0 1");
+    assert!(attacked.black("King safety") < safe.black("King safety"));
+    assert_differ_only_in(&attacked, &safe, &["King safety"]);
+    assert!(attacked.whole > safe.whole);
+}
+
+/// A Knight on d4 attacks the Rook on c6; on e4 it does not (d4 and e4 are alike to its
+/// placement). Then a Black pawn on c5 attacks the Knight on d4, not on e4.
+#[test]
+fn a_threat_scores_for_the_threatening_side() {
+    let threat = white_to_move("chess", "7k/8/2r5/8/3N4/8/8/6K1 w - - 0 1");
+    let none = white_to_move("chess", "7k/8/2r5/8/4N3/8/8/6K1 w - - 0 1");
+    assert!(threat.white("Threats") > none.white("Threats"));
+    assert_differ_only_in(&threat, &none, &["Threats"]);
+    assert!(threat.whole > none.whole);
+
+    let threatened = white_to_move("chess", "7k/8/8/2p5/3N4/8/8/6K1 w - - 0 1");
+    let none = white_to_move("chess", "7k/8/8/2p5/4N3/8/8/6K1 w - - 0 1");
+    assert!(threatened.black("Threats") > none.black("Threats"));
+    assert_differ_only_in(&threatened, &none, &["Threats"]);
+    assert!(threatened.whole < none.whole);
+}
+
+#[test]
+fn a_centralised_knight_scores_higher_than_one_on_the_rim() {
+    let centre = white_to_move("chess", "7k/8/8/8/3N4/8/8/6K1 w - - 0 1");
+    let rim = white_to_move("chess", "7k/8/8/8/N7/8/8/6K1 w - - 0 1");
+    assert!(centre.white("Placement") > rim.white("Placement"));
+    assert_differ_only_in(&centre, &rim, &["Placement"]);
+    assert!(centre.whole > rim.whole);
+}
+
+// ---- Each variant's own terms (src/eval/variant_terms.rs) ----
+
+/// Deathmatch: a Bishop keeps the choice of becoming a Magician; the more Bishops, the more
+/// choice (a middlegame term: the start array, less one or two White Bishops). Material
+/// differs too, so only the term is compared.
+#[test]
+fn unswapped_bishops_score_in_deathmatch() {
+    for variant in ["deathmatch", "deathmatch-legacy"] {
+        let black = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP";
+        let two = white_to_move(variant, &format!("{black}/RNBQKBNR w KQkq - 0 1"));
+        let one = white_to_move(variant, &format!("{black}/RN1QKBNR w KQkq - 0 1"));
+        let none = white_to_move(variant, &format!("{black}/RN1QK1NR w KQkq - 0 1"));
+        assert!(two.white("Variant") > one.white("Variant"), "{variant}");
+        assert!(one.white("Variant") > none.white("Variant"), "{variant}");
+        assert_eq!(none.white("Variant"), 0, "{variant}");
+    }
+}
+
+/// Deathmatch: a pawn one move from the 6th rank (b5) will turn the Magician (h1) into a
+/// High-Priestess or Telepath; one two moves away (b4) counts less; one on b3 not at all.
+#[test]
+fn a_pawn_nearing_the_sixth_rank_promises_a_magician_upgrade() {
+    for variant in ["deathmatch", "deathmatch-legacy"] {
+        let near = white_to_move(variant, "4k3/8/8/1P6/8/8/8/4K2M w - - 0 1");
+        let far = white_to_move(variant, "4k3/8/8/8/1P6/8/8/4K2M w - - 0 1");
+        let none = white_to_move(variant, "4k3/8/8/8/8/1P6/8/4K2M w - - 0 1");
+        assert!(near.white("Variant") > far.white("Variant"), "{variant}");
+        assert!(far.white("Variant") > none.white("Variant"), "{variant}");
+        assert!(
+            near.whole > far.whole && far.whole > none.whole,
+            "{variant}"
+        );
+        // Without a Magician there is nothing to upgrade.
+        let no_magician = white_to_move(variant, "4k3/8/8/1P6/8/8/8/4K3 w - - 0 1");
+        assert_eq!(no_magician.white("Variant"), 0, "{variant}");
+    }
+}
+
+/// Magician Chess: the Knight on b5 stands next to the hole a5, which Black's Magician on b6
+/// can enchant (a ferz step away), so a spell can drop it; on f5, next to g5, out of the
+/// Magician's reach, it is safe (b5 and f5 are alike to the Knight's placement).
+#[test]
+fn a_piece_an_enemy_spell_can_drop_scores_lower_in_magician_chess() {
+    let droppable = white_to_move(
+        "magician-chess",
+        "3k3/1m1*3/*N4*/*2*2*/*5*/3*3/3K3 w - - 0 1",
+    );
+    let safe = white_to_move(
+        "magician-chess",
+        "3k3/1m1*3/*4N*/*2*2*/*5*/3*3/3K3 w - - 0 1",
+    );
+    assert!(droppable.white("Variant") < safe.white("Variant"));
+    assert_differ_only_in(&droppable, &safe, &["Variant"]);
+    assert!(droppable.whole < safe.whole);
+}
+
+/// Magician Chess: White's Magician on c3 can enchant the holes d2, d4 and a3; with the d2
+/// hole on a7 instead, only two (the Magician only moves, so it attacks nothing either way).
+#[test]
+fn holes_in_reach_of_ones_casters_score_in_magician_chess() {
+    let three = white_to_move(
+        "magician-chess",
+        "3k3/3*3/*5*/*2*2*/*1M3*/3*3/5K1 w - - 0 1",
+    );
+    let two = white_to_move("magician-chess", "*2k3/3*3/*5*/*2*2*/*1M3*/7/5K1 w - - 0 1");
+    assert!(three.white("Variant") > two.white("Variant"));
+    assert_differ_only_in(&three, &two, &["Variant"]);
+    assert!(three.whole > two.whole);
+}
+
+/// Royal Magician's Chess: the King's reserve still holds B, N and R, or only R (B and N
+/// dropped and gone).
+#[test]
+fn a_reserve_still_to_come_scores_for_its_owner_in_royal_magician() {
+    let full = white_to_move(
+        "royal-magician",
+        "3mk3/8/8/8/8/8/8/3MK3[KBNR,MBNR,kbnr,mbnr] w - - 0 1",
+    );
+    let spent = white_to_move(
+        "royal-magician",
+        "3mk3/8/8/8/8/8/8/3MK3[KR,MBNR,kbnr,mbnr] w - - 0 1",
+    );
+    assert!(full.white("Variant") > spent.white("Variant"));
+    assert_differ_only_in(&full, &spent, &["Variant"]);
+    assert!(full.whole > spent.whole);
+    // Black's reserve counts for Black.
+    let black_spent = white_to_move(
+        "royal-magician",
+        "3mk3/8/8/8/8/8/8/3MK3[KBNR,MBNR,kr,mbnr] w - - 0 1",
+    );
+    assert!(black_spent.black("Variant") < full.black("Variant"));
+    assert!(black_spent.whole > full.whole);
+}
+
+/// Royal Magician's Chess: the nearer a carrier is to the ranks that release its reserve,
+/// the more the reserve is worth (the King's own placement differs, so only the term).
+#[test]
+fn a_carrier_nearer_its_drop_ranks_makes_its_reserve_worth_more() {
+    let reserve = "[KBNR,MBNR,kbnr,mbnr] w - - 0 1";
+    let on = |rank_diagram: &str| {
+        white_to_move("royal-magician", &format!("{rank_diagram}{reserve}")).white("Variant")
+    };
+    let third = on("3mk3/8/8/8/8/4K3/8/3M4");
+    let second = on("3mk3/8/8/8/8/8/4K3/3M4");
+    let first = on("3mk3/8/8/8/8/8/8/3MK3");
+    assert!(third > second && second > first, "{third} {second} {first}");
 }

@@ -8,19 +8,38 @@ use magus::protocol::uci::{Output, UciSession};
 use magus::variant::Registry;
 use magus::with_position;
 
-/// Every position reached by legal moves from `fen` (to `depth` plies) writes a FEN that
-/// reads back.
-fn successors_read_back(variant: &str, fen: &str, depth: u32) {
+/// What the `fen` fuzz target checks of every position it reaches (fuzz/fuzz_targets/common):
+/// the engine's own FEN reads back to the same FEN and the same hash, and the incremental
+/// hash equals a recomputation.
+fn assert_fen_round_trip(pos: &AnyPosition) {
+    let fen = pos.to_fen();
+    let again = AnyPosition::from_fen(pos.variant(), Some(&fen))
+        .unwrap_or_else(|e| panic!("the engine's own FEN '{fen}' does not read back: {e}"));
+    assert_eq!(again.to_fen(), fen, "FEN round trip");
+    assert_eq!(
+        again.hash(),
+        pos.hash(),
+        "hash after a FEN round trip of '{fen}'"
+    );
+    assert_eq!(
+        pos.hash(),
+        with_position!(pos, p => p.compute_hash()),
+        "incremental hash of '{fen}'"
+    );
+}
+
+/// Every position reached by legal moves from `fen` (to `depth` plies, `fen` included)
+/// passes [`assert_fen_round_trip`]. `fen` must be read: the positions are returned, so the
+/// caller can check that the moves it is about were among them.
+fn successors_read_back(variant: &str, fen: &str, depth: u32) -> Vec<AnyPosition> {
     let registry = Registry::builtin();
     let variant = registry.get(variant).unwrap();
-    let Ok(pos) = AnyPosition::from_fen(variant, Some(fen)) else {
-        return;
-    };
-    let mut stack = vec![(pos, 0)];
+    let root = AnyPosition::from_fen(variant, Some(fen))
+        .unwrap_or_else(|e| panic!("'{fen}' is refused, so nothing would be checked: {e}"));
+    let mut reached = Vec::new();
+    let mut stack = vec![(root, 0)];
     while let Some((pos, d)) = stack.pop() {
-        let fen = pos.to_fen();
-        AnyPosition::from_fen(variant, Some(&fen))
-            .unwrap_or_else(|e| panic!("'{fen}' does not read back: {e}"));
+        assert_fen_round_trip(&pos);
         if d < depth {
             for m in with_position!(&pos, p => p.legal_moves()) {
                 let mut next = pos;
@@ -28,26 +47,60 @@ fn successors_read_back(variant: &str, fen: &str, depth: u32) {
                 stack.push((next, d + 1));
             }
         }
+        reached.push(pos);
     }
+    reached
+}
+
+/// How many pieces `letter` (upper case White) stand on the board of `pos`.
+fn count_on_board(pos: &AnyPosition, letter: char) -> usize {
+    let fen = pos.to_fen();
+    let board = fen.split([' ', '[']).next().unwrap();
+    board.chars().filter(|&c| c == letter).count()
 }
 
 /// deathmatch-legacy counts the Magicians a side may have from its swaps and the pawns it
 /// lost; a FEN with nine White pawns was read, and after one of them promoted to a Magician
-/// the position's own FEN was refused. Now more pawns than files is refused up front.
+/// the position's own FEN was refused. Now more pawns than files is refused up front, and a
+/// side with eight pawns, one about to promote, can promote it to a Magician (the count
+/// then at its limit: no swap made, one pawn lost) and read back every position after it.
 #[test]
 fn legacy_promotion_from_a_nine_pawn_position_reads_back() {
-    let fen = "rnrqkbnr/pppppppP/8/8/8/8/PPPPPPPP/RNBNKBNR w KQkq - 0 1";
     let registry = Registry::builtin();
-    let err =
-        AnyPosition::from_fen(registry.get("deathmatch-legacy").unwrap(), Some(fen)).unwrap_err();
-    assert!(err.contains("9 pawns"), "{err}");
-    successors_read_back("deathmatch-legacy", fen, 1);
-    // Eight pawns, one about to promote: every successor reads back.
-    successors_read_back(
-        "deathmatch-legacy",
-        "rnrqkbnr/pppppppP/8/8/8/8/PPPPPPP1/RNBNKBNR w KQkq - 0 1",
-        2,
-    );
+    let legacy = registry.get("deathmatch-legacy").unwrap();
+    for (nine_pawns, side) in [
+        (
+            "rnrqkbnr/pppppppP/8/8/8/8/PPPPPPPP/RNBNKBNR w KQkq - 0 1",
+            "White",
+        ),
+        (
+            "rnbnkbnr/pppppppp/8/8/8/8/PPPPPPPp/RNRQKBNR b KQkq - 0 1",
+            "Black",
+        ),
+    ] {
+        let err = AnyPosition::from_fen(legacy, Some(nine_pawns)).unwrap_err();
+        assert!(err.contains(&format!("{side} has 9 pawns")), "{err}");
+    }
+    for (eight_pawns, magician) in [
+        (
+            "rnrqkbnr/pppppppP/8/8/8/8/PPPPPPP1/RNBNKBNR w KQkq - 0 1",
+            'M',
+        ),
+        (
+            "rnbnkbnr/ppppppp1/8/8/8/8/PPPPPPPp/RNRQKBNR b KQkq - 0 1",
+            'm',
+        ),
+    ] {
+        let reached = successors_read_back("deathmatch-legacy", eight_pawns, 2);
+        let promoted = reached
+            .iter()
+            .filter(|p| count_on_board(p, magician) == 1)
+            .count();
+        assert!(
+            promoted > 0,
+            "{eight_pawns}: no position after a promotion to a Magician was reached"
+        );
+    }
 }
 
 /// A FEN of only the board and the side to move (the rest may be left out) panicked: the

@@ -1,8 +1,13 @@
 //! Real clients drive the engine binary: python-chess over UCI and over XBoard, and the real
 //! XBoard GUI (under Xvfb) in engine-vs-engine games of Magi and Magician's Deathmatch. The
-//! scripts live in `tests/clients/`; `.ci/install-clients` installs the tools. A test is
-//! skipped, with a note, only when its tool is not installed at all.
+//! scripts live in `tests/clients/`; `.ci/install-clients` installs the tools.
+//!
+//! A test whose tool is not installed prints `skipped: <test>: <reason>` where it can be seen
+//! (straight to standard error, past the test harness's capture) and passes, except when the
+//! environment variable `CI` is set (to anything but empty, `0` or `false`): then a missing
+//! client is a failure, so CI cannot pass without having run them.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
@@ -25,23 +30,108 @@ fn works(program: &str, args: &[&str]) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-fn python_chess() -> bool {
-    if works("python3", &["-c", "import chess.engine"]) {
-        return true;
-    }
-    eprintln!("NOTE: python3 with python-chess is not installed (pip install chess): skipped");
-    false
+/// What a test that needs outside tools does.
+#[derive(Debug, PartialEq)]
+enum Decision {
+    Run,
+    Skip(String),
+    Fail(String),
 }
 
-fn xboard() -> bool {
-    let found = ["xboard", "/usr/games/xboard"]
-        .iter()
-        .any(|x| works(x, &["--version"]));
-    if found && works("xvfb-run", &["--help"]) {
-        return true;
+/// Whether the value of the `CI` environment variable (`None`: not set) means a CI run.
+fn in_ci(ci: Option<&str>) -> bool {
+    match ci {
+        None => false,
+        Some(value) => {
+            let value = value.trim();
+            !(value.is_empty() || value == "0" || value.eq_ignore_ascii_case("false"))
+        }
     }
-    eprintln!("NOTE: xboard or xvfb-run is not installed (see .ci/install-clients): skipped");
-    false
+}
+
+/// `missing`: the tools that are not installed. Everything there: run; something missing:
+/// skip, or fail in CI.
+fn decide(missing: &[String], ci: Option<&str>) -> Decision {
+    if missing.is_empty() {
+        return Decision::Run;
+    }
+    let reason = format!(
+        "not installed: {} (.ci/install-clients installs them)",
+        missing.join(", ")
+    );
+    if in_ci(ci) {
+        Decision::Fail(reason)
+    } else {
+        Decision::Skip(reason)
+    }
+}
+
+/// Whether `test` can run; prints why not when it is skipped, and fails in CI.
+fn can_run(test: &str, missing: Vec<String>) -> bool {
+    let ci = std::env::var("CI").ok();
+    match decide(&missing, ci.as_deref()) {
+        Decision::Run => true,
+        Decision::Skip(reason) => {
+            // Not eprintln!: the harness hides what a passing test prints that way.
+            let _ = writeln!(std::io::stderr(), "skipped: {test}: {reason}");
+            false
+        }
+        Decision::Fail(reason) => panic!("{test}: {reason}; CI is set, so this is a failure"),
+    }
+}
+
+fn missing_python_chess() -> Vec<String> {
+    if works("python3", &["-c", "import chess.engine"]) {
+        Vec::new()
+    } else {
+        vec!["python3 with python-chess (pip install chess)".to_string()]
+    }
+}
+
+fn missing_xboard() -> Vec<String> {
+    let mut missing = Vec::new();
+    if !["xboard", "/usr/games/xboard"]
+        .iter()
+        .any(|x| works(x, &["--version"]))
+    {
+        missing.push("xboard".to_string());
+    }
+    if !works("xvfb-run", &["--help"]) {
+        missing.push("xvfb-run (Xvfb)".to_string());
+    }
+    missing
+}
+
+#[test]
+fn a_missing_client_is_skipped_outside_ci_and_fails_in_ci() {
+    let missing = vec!["xboard".to_string(), "xvfb-run (Xvfb)".to_string()];
+    for ci in [None, Some(""), Some("0"), Some("false"), Some("FALSE")] {
+        match decide(&missing, ci) {
+            Decision::Skip(reason) => {
+                assert!(reason.contains("xboard, xvfb-run (Xvfb)"), "{reason}")
+            }
+            other => panic!("CI={ci:?}: {other:?}"),
+        }
+    }
+    for ci in [Some("true"), Some("1"), Some("yes"), Some("github")] {
+        match decide(&missing, ci) {
+            Decision::Fail(reason) => assert!(reason.contains("xboard"), "{reason}"),
+            other => panic!("CI={ci:?}: {other:?}"),
+        }
+    }
+    for ci in [None, Some("true")] {
+        assert_eq!(decide(&[], ci), Decision::Run, "CI={ci:?}");
+    }
+}
+
+#[test]
+fn a_program_that_is_not_there_counts_as_missing() {
+    assert!(!works("magus-no-such-client-program", &["--version"]));
+    assert!(
+        !works("false", &[]),
+        "a tool that fails its probe is missing too"
+    );
+    assert!(works(magus(), &["--help"]));
 }
 
 /// Runs a client script and fails with its output when it fails.
@@ -66,7 +156,10 @@ fn run(program: &str, args: &[&str]) -> String {
 #[test]
 fn python_chess_plays_and_analyses_over_uci() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if !python_chess() {
+    if !can_run(
+        "python_chess_plays_and_analyses_over_uci",
+        missing_python_chess(),
+    ) {
         return;
     }
     let script = scripts().join("python_chess_uci.py");
@@ -80,7 +173,10 @@ fn python_chess_plays_and_analyses_over_uci() {
 #[test]
 fn python_chess_plays_and_analyses_over_xboard() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if !python_chess() {
+    if !can_run(
+        "python_chess_plays_and_analyses_over_xboard",
+        missing_python_chess(),
+    ) {
         return;
     }
     let script = scripts().join("python_chess_xboard.py");
@@ -91,9 +187,9 @@ fn python_chess_plays_and_analyses_over_xboard() {
     );
 }
 
-fn xboard_game(variant: &str, options: &[&str]) {
+fn xboard_game(test: &str, variant: &str, options: &[&str]) {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if !xboard() {
+    if !can_run(test, missing_xboard()) {
         return;
     }
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("xboard-{variant}"));
@@ -113,7 +209,7 @@ fn xboard_game(variant: &str, options: &[&str]) {
 
 #[test]
 fn xboard_plays_magi_between_two_magus() {
-    xboard_game("magi", &[]);
+    xboard_game("xboard_plays_magi_between_two_magus", "magi", &[]);
 }
 
 #[test]
@@ -121,6 +217,7 @@ fn xboard_plays_deathmatch_with_legality_testing() {
     // XBoard checks every move against the `piece` definitions; the engines keep to the moves
     // it can check (no swap-in, no Transference, no 6th-rank transformation).
     xboard_game(
+        "xboard_plays_deathmatch_with_legality_testing",
         "deathmatch",
         &[
             "-firstOptions",
@@ -136,6 +233,7 @@ fn xboard_plays_magician_chess_with_legality_testing() {
     // XBoard draws the holes and checks every move; it cannot relay a spell, so the engines
     // play without them.
     xboard_game(
+        "xboard_plays_magician_chess_with_legality_testing",
         "magician-chess",
         &[
             "-firstOptions",
@@ -151,6 +249,7 @@ fn xboard_plays_royal_magician_with_legality_testing() {
     // XBoard cannot relay a move with a drop, so the engines keep their King and Magician
     // off the ranks that would trigger one.
     xboard_game(
+        "xboard_plays_royal_magician_with_legality_testing",
         "royal-magician",
         &[
             "-firstOptions",

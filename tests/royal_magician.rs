@@ -6,7 +6,9 @@
 //! this file, not by the engine) times the pieces the schedule allows. `reference.rs` is an
 //! independent naive generator that the engine is also compared with, move by move.
 //!
-//! Run: `cargo test --release --test royal_magician` (`-- --ignored` for the long counts).
+//! Run: `cargo test --release --test royal_magician`. The two long counts (`#[ignore]`d, some
+//! minutes) run in CI's longer job, `.ci/long-tests`; the cheaper tests beside them reach the
+//! same drops from nearer positions and run every time.
 
 #[path = "royal_magician/reference.rs"]
 mod reference;
@@ -128,7 +130,7 @@ fn oracle_start_position_depths_1_to_4() {
 
 /// Regression counts. No carrier can reach its 4th rank before ply 7 (a pawn must first
 /// make way, then three steps), so depths 5 and 6 count the Magician as a King-stepper and no
-/// drop; depth 7 is the first with drops (ignored by default: about 30 s).
+/// drop; depth 7 is the first with drops (ignored by default: about 30 s; see below).
 #[test]
 fn start_position_depths_5_and_6() {
     let start = AnyPosition::from_fen(variant(), None).unwrap();
@@ -137,10 +139,35 @@ fn start_position_depths_5_and_6() {
 }
 
 #[test]
-#[ignore = "about 30 s in release"]
+#[ignore = "about 30 s in release: run by .ci/long-tests"]
 fn start_position_depth_7_with_the_first_drops() {
     let start = AnyPosition::from_fen(variant(), None).unwrap();
     assert_eq!(start.perft(7), 2_606_915_718);
+}
+
+/// The first drops of a game, cheaply: from positions 3 or 4 plies into the lines where a
+/// carrier first reaches its 4th rank, counted to the ply of that drop (ply 7 for White's
+/// King and Magician, ply 8 for Black's King), each count the reference generator's too.
+#[test]
+fn the_first_drops_of_a_game_agree_with_the_reference() {
+    let start = AnyPosition::from_fen(variant(), None).unwrap();
+    for (line, depth, nodes) in [
+        // 3.Ke3 then 4.Kd4/Kf4 with a drop.
+        (&["e2e4", "a7a6", "e1e2"][..], 4, 351_298),
+        // 3.Md3 then 4.Mc4/Me4 with a drop.
+        (&["d2d4", "a7a6", "d1d2"][..], 4, 393_941),
+        // 3...Kd6 then 4...Kc5/Ke5 with a drop.
+        (&["a2a3", "d7d5", "a3a4", "e8d7"][..], 4, 413_943),
+    ] {
+        let p = play(&start, line);
+        let fen = p.to_fen();
+        assert_eq!(p.perft(depth), nodes, "{line:?}: perft {depth}");
+        assert_eq!(
+            Reference::from_fen(&fen).perft(depth),
+            nodes,
+            "{line:?}: the reference's perft {depth}"
+        );
+    }
 }
 
 /// The benchmark position of docs/royal-magician.md: White's King (e3) and Magician (d3)
@@ -157,9 +184,29 @@ fn both_carriers_one_step_from_a_trigger_regression_counts() {
 }
 
 #[test]
-#[ignore = "the benchmark itself: about a minute in release"]
+#[ignore = "the benchmark itself: a minute or more in release: run by .ci/long-tests"]
 fn both_carriers_one_step_from_a_trigger_depth_5() {
     assert_eq!(pos(BENCH).perft(5), 3_541_043_978);
+}
+
+/// The benchmark position one move later, after the King's or the Magician's first drop:
+/// to depth 3 the carrier that dropped reaches its 5th rank and drops again, the other
+/// drops for the first time; each count the reference generator's too.
+#[test]
+fn both_carriers_after_a_first_drop_agree_with_the_reference() {
+    for (line, nodes) in [
+        (&["e3f4,n@c5", "a7a6"][..], 642_974),
+        (&["d3d4,b@h6", "a7a6"][..], 640_121),
+    ] {
+        let p = play(&pos(BENCH), line);
+        let fen = p.to_fen();
+        assert_eq!(p.perft(3), nodes, "{line:?}: perft 3");
+        assert_eq!(
+            Reference::from_fen(&fen).perft(3),
+            nodes,
+            "{line:?}: the reference's perft 3"
+        );
+    }
 }
 
 // ---- the first positions where a trigger fires (ply 7) ----
