@@ -82,9 +82,14 @@ enum Command {
         /// Moves to play first, in coordinate notation or SAN; the last one is highlighted.
         #[arg(long, num_args = 1..)]
         moves: Vec<String>,
-        /// Where to write the picture ('-' for standard output).
-        #[arg(short, long, default_value = "-")]
-        output: PathBuf,
+        /// Draw the variant's pieces (each in both colours, with its letter and name)
+        /// instead of a position.
+        #[arg(long, conflicts_with_all = ["fen", "moves"])]
+        pieces: bool,
+        /// Where to write the picture ('-' for standard output). Without it the picture goes
+        /// to standard output unless that is a terminal.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
     },
     Match(Box<magus::tournament::cli::MatchArgs>),
     /// Check every move of the games of a PGN file; report the first illegal one.
@@ -182,8 +187,19 @@ fn main() -> ExitCode {
             variant,
             fen,
             moves,
+            pieces,
             output,
-        }) => diagram(&registry, &variant, fen.as_deref(), &moves, &output),
+        }) => {
+            let what = if pieces {
+                Drawing::Pieces
+            } else {
+                Drawing::Position {
+                    fen: fen.as_deref(),
+                    moves: &moves,
+                }
+            };
+            diagram(&registry, &variant, what, output.as_deref())
+        }
         Some(Command::Match(args)) => {
             magus::tournament::cli::run_match(&args, &registry, cli.variant_path.as_deref())
         }
@@ -262,30 +278,67 @@ fn perft(
     Ok(())
 }
 
+/// What `magus diagram` draws.
+enum Drawing<'a> {
+    /// A position: the start or `fen`, after `moves`.
+    Position {
+        fen: Option<&'a str>,
+        moves: &'a [String],
+    },
+    /// The variant's pieces.
+    Pieces,
+}
+
 fn diagram(
     registry: &Registry,
     variant: &str,
-    fen: Option<&str>,
-    moves: &[String],
-    output: &std::path::Path,
+    what: Drawing,
+    output: Option<&std::path::Path>,
 ) -> Result<(), String> {
     let variant = find_variant(registry, variant)?;
-    let mut pos = AnyPosition::from_fen(variant, fen).map_err(|e| format!("--fen: {e}"))?;
-    let mut last = None;
-    for (i, text) in moves.iter().enumerate() {
-        let (next, m) = pos
-            .after_san(text)
-            .map_err(|e| format!("--moves: move {} '{text}': {e}", i + 1))?;
-        pos = next;
-        last = Some(m);
+    let svg = match what {
+        Drawing::Pieces => magus::diagram::svg::piece_set(variant),
+        Drawing::Position { fen, moves } => {
+            let mut pos = AnyPosition::from_fen(variant, fen).map_err(|e| format!("--fen: {e}"))?;
+            let mut last = None;
+            for (i, text) in moves.iter().enumerate() {
+                let (next, m) = pos
+                    .after_san(text)
+                    .map_err(|e| format!("--moves: move {} '{text}': {e}", i + 1))?;
+                pos = next;
+                last = Some(m);
+            }
+            // The highlighted move belongs to the position before it; only its squares are
+            // drawn.
+            magus::with_position!(&pos, p => magus::diagram::svg::render(p, last))
+        }
+    };
+    // SVG is XML, of no use on a screen: say how to get the picture instead.
+    if output.is_none() && std::io::stdout().is_terminal() {
+        return Err(
+            "diagram: not writing SVG (XML) to a terminal; give -o FILE (e.g. -o board.svg), \
+             redirect standard output (> board.svg), or -o - to print it anyway"
+                .into(),
+        );
     }
-    // The highlighted move belongs to the position before it; only its squares are drawn.
-    let svg = magus::with_position!(&pos, p => magus::diagram::svg::render(p, last));
-    if output.as_os_str() == "-" {
-        print!("{svg}");
-        Ok(())
-    } else {
-        std::fs::write(output, svg).map_err(|e| format!("--output {}: {e}", output.display()))
+    match output {
+        Some(path) if path.as_os_str() != "-" => {
+            std::fs::write(path, svg).map_err(|e| format!("--output {}: {e}", path.display()))
+        }
+        _ => {
+            use std::io::Write;
+            let mut stdout = std::io::stdout().lock();
+            match stdout
+                .write_all(svg.as_bytes())
+                .and_then(|()| stdout.flush())
+            {
+                // A reader that stopped reading (`| head`) has all it wanted.
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    Err(format!("standard output: {e}"))
+                }
+                _ => Ok(()),
+            }
+        }
     }
 }
 

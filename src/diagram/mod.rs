@@ -1,7 +1,10 @@
-//! Pictures of a position for people: a text board for terminals and protocol `d`, and an
-//! SVG picture (`svg.rs`).
+//! Pictures of a position for people: a text board for terminals and protocol `d`, an SVG
+//! picture (`svg.rs`), and the piece drawings it uses (`pieces.rs`), which the GUI shares.
 
+pub mod pieces;
 pub mod svg;
+
+pub use pieces::{piece_image, piece_svg};
 
 use crate::board::Bitboard;
 use crate::game::AnyPosition;
