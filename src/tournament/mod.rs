@@ -5,8 +5,10 @@
 pub mod cli;
 pub mod clock;
 pub mod engine;
+pub mod likelihood;
 pub mod openings;
 pub mod payoff;
+pub mod pentanomial;
 pub mod referee;
 pub mod report;
 pub mod stats;
