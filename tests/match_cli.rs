@@ -362,8 +362,9 @@ fn shards_played_apart_merge_into_the_whole_match() {
 
 /// A match whose machine crashed in the middle of writing its fourth game goes on with
 /// `--resume`: the torn game is dropped, the three finished ones are counted and not played
-/// again, and the file ends with the same six games the match plays in one go. A file from
-/// another match (another seed) is refused.
+/// again, and the file ends with the same six games the match plays in one go (the results
+/// file, written again from the PGN, lists them once each). A file from another match
+/// (another seed) is refused.
 #[test]
 fn resume_after_a_crash_plays_only_the_rest() {
     let dir = temp_dir("resume");
@@ -412,7 +413,17 @@ fn resume_after_a_crash_plays_only_the_rest() {
     let torn_at = starts[3] + (starts[4] - starts[3]) * 2 / 3;
     std::fs::write(&crashed, &text_whole[..torn_at]).unwrap();
 
-    let lines = run(&args(&crashed, "8"), &["--resume"]);
+    // Its results file lost the end of a line in the crash; resuming writes it again.
+    let results = dir.join("crashed.txt");
+    std::fs::write(
+        &results,
+        "# results\n1\t1\ta\tb\t1/2-1/2\tmax length\t-\n2\t1\ta",
+    )
+    .unwrap();
+    let lines = run(
+        &args(&crashed, "8"),
+        &["--resume", "--results", results.to_str().unwrap()],
+    );
     assert!(
         lines.contains(&format!(
             "Resumed 3 finished games from {}",
@@ -437,6 +448,16 @@ fn resume_after_a_crash_plays_only_the_rest() {
         .map(|g| (round(g), sans(g)))
         .collect();
     assert_eq!(after, before, "the same six games, each once");
+
+    let recorded =
+        magus::tournament::records::read_results(&std::fs::read_to_string(&results).unwrap())
+            .unwrap();
+    let numbers: Vec<usize> = recorded.iter().map(|g| g.number).collect();
+    assert_eq!(
+        numbers,
+        [1, 2, 3, 4, 5, 6],
+        "the resumed games, then the new ones"
+    );
 
     // Nothing is left to play.
     let again = run(&args(&crashed, "8"), &["--resume"]);

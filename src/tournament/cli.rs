@@ -467,6 +467,8 @@ pub fn run_match(
     ));
     let interval = args.rating_interval;
     let mut blocks_printed_at = None;
+    // The progress line counts this run's games: the shard's, when it is one.
+    let share = config.jobs().len();
     let result = super::run(&config, |progress| match progress {
         Progress::Resumed(s) => out.line(&format!(
             "Resumed {} finished games from {}",
@@ -490,7 +492,7 @@ pub fn run_match(
                 }
                 blocks_printed_at = Some(s.games.len());
             }
-            out.progress(&report::progress_line(s, total));
+            out.progress(&report::progress_line(s, share));
         }
     });
     out.end_progress();

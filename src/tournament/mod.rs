@@ -238,6 +238,12 @@ pub fn run(config: &Config, mut on_progress: impl FnMut(Progress<'_>)) -> Result
     };
     summary.resumed = finished.len();
     let done: std::collections::HashSet<usize> = finished.iter().map(|g| g.number).collect();
+    // A resumed match's results file is written again from the PGN, the record that counts:
+    // a crash may have cut its last line, or come between a game's two writes.
+    let resumed_lines: String = finished
+        .iter()
+        .map(|g| format!("{}\n", records::results_line(g)))
+        .collect();
     for g in finished {
         summary.add(g);
     }
@@ -250,11 +256,15 @@ pub fn run(config: &Config, mut on_progress: impl FnMut(Progress<'_>)) -> Result
     };
     let mut results = match &config.results_out {
         Some(path) => {
+            if config.resume {
+                std::fs::write(path, "")
+                    .map_err(|e| format!("--results {}: {e}", path.display()))?;
+            }
             let mut file = open_append(path, "--results")?;
             let empty = file.metadata().map(|m| m.len() == 0).unwrap_or(false);
             if empty {
-                append(&mut file, &format!("{}\n", records::RESULTS_HEADER))
-                    .map_err(|e| format!("--results: {e}"))?;
+                let text = format!("{}\n{resumed_lines}", records::RESULTS_HEADER);
+                append(&mut file, &text).map_err(|e| format!("--results: {e}"))?;
             }
             Some(file)
         }
