@@ -201,7 +201,11 @@ fn main() -> ExitCode {
             diagram(&registry, &variant, what, output.as_deref())
         }
         Some(Command::Match(args)) => {
-            magus::tournament::cli::run_match(&args, &registry, cli.variant_path.as_deref())
+            match magus::tournament::cli::run_match(&args, &registry, cli.variant_path.as_deref()) {
+                // An interrupted match has printed its table and ends with its own status.
+                Ok(code) => return code,
+                Err(e) => Err(e),
+            }
         }
         Some(Command::Replay { file }) => magus::tournament::cli::run_replay(&file, &registry),
         Some(Command::Variants) => {

@@ -9,9 +9,10 @@ use magus::board::Color;
 use magus::pgn;
 use magus::tournament::clock::{Clock, Limit};
 use magus::tournament::payoff::{Offer, OfferKind, PayoffEnd, PayoffRules};
+use magus::tournament::pentanomial::Pentanomial;
 use magus::tournament::referee::{GameRecord, GameResult};
 use magus::tournament::stats::{Sprt, SprtDecision, Wld, elo_from_score, erf, normal_quantile};
-use magus::tournament::{Summary, cli, run, schedule};
+use magus::tournament::{Job, Summary, cli, run, schedule, shard};
 use magus::variant::Registry;
 
 const MAGUS: &str = env!("CARGO_BIN_EXE_magus");
@@ -472,6 +473,15 @@ fn bad_flags_are_named() {
     assert!(err(&["--nodes", "5", "--sprt", "elo0=5,elo1=0"]).starts_with("--sprt"));
     assert!(err(&["--nodes", "5", "--adjudicate-draw", "10,5"]).starts_with("--adjudicate-draw:"));
     assert!(err(&[]).contains("--tc"));
+    assert!(err(&["--nodes", "5", "--shard", "0/3"]).starts_with("--shard:"));
+    assert!(err(&["--nodes", "5", "--shard", "4/3"]).starts_with("--shard:"));
+    assert!(err(&["--nodes", "5", "--shard", "two"]).starts_with("--shard:"));
+    let e = err(&["--nodes", "5", "--shard", "1/2", "--random-plies", "4"]);
+    assert!(e.starts_with("--shard: give --seed"), "{e}");
+    let e = err(&["--nodes", "5", "--void-illegal", "c"]);
+    assert!(e.starts_with("--void-illegal:") && e.contains("'c'"), "{e}");
+    let e = err(&["--nodes", "5", "--sprt", "elo0=0,elo1=5,stat=games"]);
+    assert!(e.starts_with("--sprt") && e.contains("stat"), "{e}");
     let args = Args::try_parse_from([
         "match",
         "--engine",
@@ -1047,27 +1057,67 @@ fn score_adjudication() {
         ("adjudication", GameResult::Draw)
     );
     assert_eq!(g.moves.len(), 4, "two moves each within the band");
-    let resign = play(&[
-        "--engine",
-        &magus_engine("a"),
-        "--engine",
-        &magus_engine("b"),
-        "--nodes",
-        "200",
-        "--games",
-        "1",
-        "--max-plies",
-        "200",
-        "--adjudicate-resign",
-        "0,1",
-    ]);
-    let g = &resign.games[0];
-    assert!(
-        g.termination == "adjudication" && g.result != GameResult::Draw || g.moves.len() == 200,
-        "{} {}",
-        g.termination,
-        g.detail
-    );
+}
+
+/// Resign adjudication: from a position where Black has no Queen, both engines see White
+/// far ahead from their first moves, so after two moves each White wins by adjudication,
+/// with either engine as White; the scores in the PGN comments are the ones that triggered
+/// it. With a threshold no score reaches, the same games go on to the length limit.
+#[test]
+fn resign_adjudication_ends_a_lost_game() {
+    let dir = std::env::temp_dir().join(format!("magus-match-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fen = dir.join("no-black-queen.epd");
+    std::fs::write(
+        &fen,
+        "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n",
+    )
+    .unwrap();
+    let run_with = |threshold: &str| {
+        play(&[
+            "--engine",
+            &magus_engine("a"),
+            "--engine",
+            &magus_engine("b"),
+            "--nodes",
+            "300",
+            "--openings",
+            fen.to_str().unwrap(),
+            "--max-plies",
+            "8",
+            "--adjudicate-resign",
+            threshold,
+        ])
+    };
+    let summary = run_with("400,2");
+    assert_eq!(summary.games.len(), 2);
+    let score = |comment: &str| -> f64 { comment.split('/').next().unwrap().parse().unwrap() };
+    for g in &summary.games {
+        assert_eq!(
+            (g.termination.as_str(), g.result),
+            ("adjudication", GameResult::WhiteWins),
+            "{}",
+            g.detail
+        );
+        assert!(
+            g.detail.contains("Black loses by adjudication"),
+            "{}",
+            g.detail
+        );
+        assert_eq!(g.moves.len(), 4, "two moves each, then the verdict");
+        for (i, m) in g.moves.iter().enumerate() {
+            let s = score(&m.comment);
+            if i % 2 == 0 {
+                assert!(s >= 4.0, "White's own score {s}");
+            } else {
+                assert!(s <= -4.0, "Black's own score {s}");
+            }
+        }
+    }
+    let never = run_with("5000,2");
+    for g in &never.games {
+        assert_eq!(g.termination, "max length", "{}", g.detail);
+    }
 }
 
 /// Each engine may have its own limit: here a clock against fixed nodes, written as
@@ -1155,4 +1205,148 @@ fn a_file_defined_variant_plays_through_the_command_line() {
         "{}",
         String::from_utf8_lossy(&replay.stdout)
     );
+}
+
+// ---- opening pairs, shards, void games ----
+
+/// Every opening pair of a real match is counted once from each side: the pentanomial of the
+/// first engine is made of the pairs of its games (same opening, colours reversed), and the
+/// second engine's is its mirror.
+#[test]
+fn a_match_counts_its_opening_pairs() {
+    let summary = play(&[
+        "--engine",
+        &magus_engine("a"),
+        "--engine",
+        &magus_engine("b"),
+        "--nodes",
+        "300",
+        "--rounds",
+        "3",
+        "--random-plies",
+        "6",
+        "--seed",
+        "21",
+        "--max-plies",
+        "100",
+    ]);
+    assert_eq!(summary.games.len(), 6);
+    let mut expected = Pentanomial::default();
+    for opening in 0..3 {
+        let pair: Vec<&GameRecord> = summary
+            .games
+            .iter()
+            .filter(|g| g.opening == opening)
+            .collect();
+        assert_eq!(pair.len(), 2, "opening {opening}");
+        assert_ne!(pair[0].white, pair[1].white, "colours reversed");
+        let half = |g: &GameRecord| -> u8 {
+            let a_white = g.white == 0;
+            match (g.result, a_white) {
+                (GameResult::Draw, _) => 1,
+                (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => 2,
+                _ => 0,
+            }
+        };
+        expected.add_pair(half(pair[0]), half(pair[1]));
+    }
+    assert_eq!(summary.pentanomial[0], expected);
+    assert_eq!(summary.pentanomial[1], expected.mirrored());
+    assert_eq!(summary.pentanomial[0].pairs(), 3);
+}
+
+/// Shards deal out the opening pairs of the whole schedule in turn: together they hold every
+/// game once, each keeps both games of its openings, and game numbers stay the match's.
+#[test]
+fn shards_split_a_match_by_opening_pairs() {
+    let all = schedule(2, 2, 7);
+    let shards: Vec<Vec<Job>> = (1..=3).map(|k| shard(&all, k, 3)).collect();
+    let numbers = |jobs: &[Job]| jobs.iter().map(|j| j.number).collect::<Vec<_>>();
+    assert_eq!(numbers(&shards[0]), [1, 2, 7, 8, 13, 14]);
+    assert_eq!(numbers(&shards[1]), [3, 4, 9, 10]);
+    assert_eq!(numbers(&shards[2]), [5, 6, 11, 12]);
+    let mut every: Vec<usize> = shards.iter().flat_map(|s| numbers(s)).collect();
+    every.sort();
+    assert_eq!(every, (1..=14).collect::<Vec<_>>());
+    // A round robin: each engine pair's openings are dealt too, never split.
+    let rr = schedule(3, 2, 2);
+    for k in 1..=4 {
+        let part = shard(&rr, k, 4);
+        for j in &part {
+            let mates = part
+                .iter()
+                .filter(|o| o.opening == j.opening && o.white == j.black && o.black == j.white)
+                .count();
+            assert_eq!(mates, 1, "job {} has its pair in shard {k}", j.number);
+        }
+    }
+    assert_eq!(shard(&all, 1, 1).len(), all.len());
+}
+
+/// RULES.md §2.3: only an unmoved pawn has a longer first step, and a pawn on e3 (not one of
+/// the d3/g3 pawns) has moved. Fairy-Stockfish decides by the region instead and now and then
+/// plays such a double step; the fake engine plays it at its first move (e3e5 as White, e8e6
+/// as Black). By default each is a loss for the offender; with `--void-illegal` the games stay
+/// in the record but leave the score, the pairs and the SPRT.
+#[test]
+fn illegal_double_steps_lose_or_are_void() {
+    let dir = std::env::temp_dir().join(format!("magus-match-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let epd = dir.join("moved-e-pawns.epd");
+    std::fs::write(
+        &epd,
+        "rnbcqkwbnr/pppp1ppppp/d2pp1p2d/10/10/10/10/D2PP1P2D/PPPP1PPPPP/RNBCQKWBNR w KQkq - 0 1\n",
+    )
+    .unwrap();
+    let fsf = format!(
+        "name=fsf,cmd=python3 {} double-step 1 {MAGUS}",
+        fake("faulty_uci.py").display()
+    );
+    let magus = magus_engine("magus");
+    let run_with = |extra: &[&str]| {
+        let mut words = vec![
+            "--variant",
+            "magi",
+            "--engine",
+            &fsf,
+            "--engine",
+            &magus,
+            "--nodes",
+            "200",
+            "--openings",
+            epd.to_str().unwrap(),
+            "--sprt",
+            "elo0=0,elo1=10",
+        ];
+        words.extend_from_slice(extra);
+        play(&words)
+    };
+    let counted = run_with(&[]);
+    assert_eq!(counted.games.len(), 2);
+    for g in &counted.games {
+        assert_eq!(g.termination, "illegal move", "{}", g.detail);
+        let double_step = if g.white_name == "fsf" {
+            "e3e5"
+        } else {
+            "e8e6"
+        };
+        assert!(g.detail.contains(double_step), "{}", g.detail);
+    }
+    assert_eq!(counted.results[0].losses, 2, "a loss for the offender");
+    assert_eq!(counted.results[1].wins, 2);
+    assert_eq!(counted.illegal_losses, vec![2, 0]);
+    assert_eq!(counted.void, vec![0, 0]);
+    assert_eq!(counted.pentanomial[0].counts(), [1, 0, 0, 0, 0]);
+    assert!(
+        counted.sprt.unwrap().0 < 0.0,
+        "the losses count against fsf"
+    );
+
+    let voided = run_with(&["--void-illegal", "fsf"]);
+    assert_eq!(voided.games.len(), 2, "the games are still recorded");
+    assert_eq!(voided.results[0].games() + voided.results[1].games(), 0);
+    assert_eq!(voided.illegal_losses, vec![2, 0]);
+    assert_eq!(voided.void, vec![2, 0]);
+    assert_eq!(voided.pentanomial[0].pairs(), 0);
+    assert_eq!(voided.sprt.unwrap().0, 0.0, "no counted game, no evidence");
 }

@@ -1,15 +1,18 @@
 //! The `match` and `replay` commands: their flags and what they print.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::time::Duration;
 
 use super::clock::Limit;
 use super::engine::EngineSpec;
+use super::interrupt::{self, INTERRUPTED_STATUS, StopFlag};
+use super::output::{OutputState, Printer, end_as_closed_pipe};
 use super::payoff::PayoffRules;
 use super::referee::{DrawRule, ResignRule, Settings};
 use super::stats::Sprt;
-use super::{Config, openings, report};
+use super::{Config, Progress, Summary, lines, merge, openings, report};
 use crate::variant::Registry;
 
 /// Play engines against each other in any variant, refereed by magus's rules.
@@ -21,6 +24,10 @@ use crate::variant::Registry;
 /// Example: magus match --variant chess --engine name=magus --engine
 /// name=fairymax,cmd=fairymax,proto=xboard --tc 10+0.1 --games 2 --rounds 50
 /// --random-plies 8 --seed 1 --pgnout games.pgn
+///
+/// Prints `Started game`, `Finished game`, `Score of` lines as cutechess-cli does, the Elo,
+/// pentanomial and SPRT lines every --rating-interval games, then a table. Ctrl-C stops the
+/// games in progress and keeps the finished ones (a second Ctrl-C quits at once).
 #[derive(clap::Args, Debug, Clone)]
 pub struct MatchArgs {
     /// The variant (see `magus variants`).
@@ -30,7 +37,11 @@ pub struct MatchArgs {
     /// itself), proto=uci|xboard (default uci), dir=WORKING_DIR, arg=ARG (repeatable),
     /// option.NAME=VALUE (repeatable), and its own limit instead of the match's: tc=TC, st=SECONDS,
     /// nodes=N or depth=D. Give two or more.
-    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    #[arg(
+        long = "engine",
+        value_name = "SPEC",
+        required_unless_present = "merge"
+    )]
     pub engines: Vec<String>,
     /// Clock: [MOVES/]SECONDS[+INCREMENT], seconds also as m:ss (10+0.1, 40/60, 40/1:30+0.5).
     #[arg(long, value_name = "TC", group = "limit")]
@@ -81,7 +92,8 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N")]
     pub max_plies: Option<usize>,
     /// Stop when a sequential probability ratio test decides (the first engine is the one
-    /// tested): elo0=0,elo1=5,alpha=0.05,beta=0.05.
+    /// tested): elo0=0,elo1=5,alpha=0.05,beta=0.05, and optionally model=logistic|normalized
+    /// (what the Elo bounds are in) and stat=trinomial|pentanomial (which LLR decides).
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
     /// Score every game by the Magi 12-point payoff (RULES.md §2.5) besides the result.
@@ -106,6 +118,34 @@ pub struct MatchArgs {
     /// The PGN Event tag.
     #[arg(long, default_value = "magus match")]
     pub event: String,
+    /// Print the Elo, pentanomial and SPRT lines every N finished games (0: at the end only).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub rating_interval: usize,
+    /// Leave this engine's losses by an illegal move out of the score, the pairs and the SPRT
+    /// (repeatable). The games stay in the PGN; without this flag such a game is a loss.
+    #[arg(long, value_name = "NAME")]
+    pub void_illegal: Vec<String>,
+    /// Play only shard K of N of the match: every N-th opening pair, from the K-th on. Every
+    /// shard needs the same flags and --seed; together they play each game once.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Continue the match whose games are in --pgnout: they are counted and not played again
+    /// (a last game cut off by a crash is dropped from the file).
+    #[arg(long, requires = "pgnout")]
+    pub resume: bool,
+    /// Also append one tab-separated line per game to this file (game, opening, White, Black,
+    /// result, termination, payoff), which --merge reads as it reads PGN.
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
+    /// Play nothing: combine these PGN or results files of one match's shards into one report
+    /// (with --sprt, one SPRT decision; with --void-illegal, leaving those games out).
+    #[arg(
+        long,
+        value_name = "FILE",
+        num_args = 1..,
+        conflicts_with_all = ["engines", "shard", "resume", "pgnout", "results"]
+    )]
+    pub merge: Vec<PathBuf>,
 }
 
 fn numbers<const N: usize>(flag: &str, text: &str, names: [&str; N]) -> Result<[i64; N], String> {
@@ -175,6 +215,12 @@ pub fn config(
         return Err("--engine: give at least two engines".into());
     }
     for (i, e) in engines.iter().enumerate() {
+        if e.name.contains(['\t', '\n', '\r']) || e.name.is_empty() {
+            return Err(format!(
+                "--engine: the name '{}' is empty or holds a tab or a line break",
+                e.name.escape_debug()
+            ));
+        }
         if engines[..i].iter().any(|o| o.name == e.name) {
             return Err(format!(
                 "--engine: two engines are named '{}'; give each its own name=",
@@ -280,6 +326,26 @@ pub fn config(
         Some(path) => openings::read_file(path, variant).map_err(|e| format!("--openings: {e}"))?,
         None => Vec::new(),
     };
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    if shard.is_some() && args.random_plies > 0 && args.seed.is_none() {
+        return Err(
+            "--shard: give --seed, so that every shard draws the same random openings".into(),
+        );
+    }
+    if let Some(v) = args
+        .void_illegal
+        .iter()
+        .find(|v| !engines.iter().any(|e| e.name == **v))
+    {
+        return Err(format!(
+            "--void-illegal: no engine is named '{v}' (engines: {})",
+            engines
+                .iter()
+                .map(|e| e.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -297,6 +363,7 @@ pub fn config(
             resign,
             draw,
             payoff,
+            stop: StopFlag::default(),
         },
         games: args.games,
         rounds: args.rounds,
@@ -311,18 +378,69 @@ pub fn config(
         event: args.event.clone(),
         sprt,
         progress: std::io::stderr().is_terminal(),
+        shard,
+        resume: args.resume,
+        results_out: args.results.clone(),
+        void_illegal: args.void_illegal.clone(),
     })
 }
 
-/// `magus match`: plays, shows progress on a terminal, prints the final table.
+/// `K/N` with 1 ≤ K ≤ N.
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("--shard: '{text}' is not K/N with 1 ≤ K ≤ N (1/4, 2/4, …)");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let k: usize = k.trim().parse().map_err(|_| bad())?;
+    let n: usize = n.trim().parse().map_err(|_| bad())?;
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// What a match's end prints after its last game: the figures, the table, and how it ended.
+fn print_end(out: &mut Printer, summary: &Summary, blocks_printed_at: Option<usize>) {
+    if blocks_printed_at != Some(summary.games.len()) {
+        for l in lines::rating_block(summary) {
+            out.line(&l);
+        }
+    }
+    out.lines(&report::final_table(summary));
+}
+
+/// The process's end once the output is done with: a closed pipe ends it as SIGPIPE would,
+/// another write error is an error, an interrupted match exits with 130.
+fn exit_code(out: &Printer, interrupted: bool) -> Result<ExitCode, String> {
+    match &out.state {
+        OutputState::Closed => end_as_closed_pipe(),
+        OutputState::Failed(e) => Err(e.clone()),
+        OutputState::Open if interrupted => Ok(ExitCode::from(INTERRUPTED_STATUS)),
+        OutputState::Open => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// `magus match`: plays, printing each game's start and end and the standings, shows the
+/// progress line on a terminal, prints the final table. Ctrl-C (or SIGTERM, SIGHUP) stops it
+/// with the finished games kept: status 130.
 pub fn run_match(
     args: &MatchArgs,
     registry: &Registry,
     variant_path: Option<&Path>,
-) -> Result<(), String> {
+) -> Result<ExitCode, String> {
+    if !args.merge.is_empty() {
+        return run_merge(args);
+    }
     let config = config(args, registry, variant_path)?;
-    super::check_engines(&config)?;
+    let stop = config.settings.stop.clone();
+    interrupt::install_handler(stop.clone())?;
+    let mut out = Printer::new(stop.clone(), config.progress);
+    if let Err(e) = super::check_engines(&config) {
+        if stop.is_raised() {
+            return Ok(ExitCode::from(INTERRUPTED_STATUS));
+        }
+        return Err(e);
+    }
     let total = super::schedule(config.engines.len(), config.games, config.rounds).len();
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let limits: Vec<String> = config
         .engines
         .iter()
@@ -339,24 +457,98 @@ pub fn run_match(
             .collect::<Vec<_>>()
             .join(", ")
     };
-    println!(
-        "{} games of {} at {}, {} at a time, seed {}",
+    let shard = match config.shard {
+        Some((k, n)) => format!(", shard {k}/{n}: {} of them", config.jobs().len()),
+        None => String::new(),
+    };
+    out.line(&format!(
+        "{} games of {} at {}, {} at a time, seed {}{shard}",
         total, config.settings.variant.name, limits, config.concurrency, config.seed
-    );
-    let progress = config.progress;
-    let summary = super::run(&config, |s| {
-        if progress {
-            eprint!("\r\x1b[K{}", report::progress_line(s, &config, total));
+    ));
+    let interval = args.rating_interval;
+    let mut blocks_printed_at = None;
+    // The progress line counts this run's games: the shard's, when it is one.
+    let share = config.jobs().len();
+    let result = super::run(&config, |progress| match progress {
+        Progress::Resumed(s) => out.line(&format!(
+            "Resumed {} finished games from {}",
+            s.resumed,
+            config
+                .pgn_out
+                .as_ref()
+                .map_or(String::new(), |p| p.display().to_string())
+        )),
+        Progress::Started(job) => out.line(&lines::started(job, total, &names)),
+        Progress::Finished(s) => {
+            if let Some(g) = s.games.last() {
+                out.line(&lines::finished(g));
+            }
+            if let Some(score) = lines::score(s) {
+                out.line(&score);
+            }
+            if interval > 0 && s.games.len().is_multiple_of(interval) {
+                for l in lines::rating_block(s) {
+                    out.line(&l);
+                }
+                blocks_printed_at = Some(s.games.len());
+            }
+            out.progress(&report::progress_line(s, share));
         }
-    })?;
-    if progress {
-        eprintln!();
-    }
-    print!("{}", report::final_table(&summary, &config));
+    });
+    out.end_progress();
+    let summary = match result {
+        Ok(s) => s,
+        Err(e) if out.state == OutputState::Closed => {
+            log::debug!("{e}");
+            end_as_closed_pipe()
+        }
+        Err(e) => return Err(e),
+    };
+    print_end(&mut out, &summary, blocks_printed_at);
     if summary.stopped_early {
-        println!("stopped after {} of {total} games", summary.games.len());
+        out.line(&format!(
+            "stopped after {} of {total} games",
+            summary.games.len()
+        ));
     }
-    Ok(())
+    if summary.interrupted {
+        out.line(&format!(
+            "interrupted after {} finished games{}",
+            summary.games.len(),
+            if config.pgn_out.is_some() {
+                "; the same command with --resume plays the rest"
+            } else {
+                ""
+            }
+        ));
+    } else {
+        out.line("Finished match");
+    }
+    exit_code(&out, summary.interrupted)
+}
+
+/// `magus match --merge FILE…`: one report of the games of several files.
+fn run_merge(args: &MatchArgs) -> Result<ExitCode, String> {
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(|t| Sprt::parse(t).map_err(|e| format!("--sprt '{t}': {e}")))
+        .transpose()?;
+    let summary = merge::merge(&args.merge, &args.void_illegal, sprt)?;
+    let mut out = Printer::new(StopFlag::default(), false);
+    let numbers: Vec<usize> = summary.games.iter().map(|g| g.number).collect();
+    let highest = numbers.iter().copied().max().unwrap_or(0);
+    out.line(&format!(
+        "Merged {} games from {} files (game numbers up to {highest}, {} of them missing)",
+        numbers.len(),
+        args.merge.len(),
+        highest - numbers.len()
+    ));
+    if let Some(score) = lines::score(&summary) {
+        out.line(&score);
+    }
+    print_end(&mut out, &summary, None);
+    exit_code(&out, false)
 }
 
 /// `magus replay`: plays every game of a PGN file through the rules. Reports the first illegal
@@ -368,6 +560,17 @@ pub fn run_replay(path: &Path, registry: &Registry) -> Result<(), String> {
         return Err(format!("{}: no games in it", path.display()));
     }
     let mut bad = 0;
+    // A reader that closes the pipe (`magus replay … | head -1`) ends the command quietly.
+    let say = |line: &str| {
+        let mut out = std::io::stdout().lock();
+        if let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush()) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                end_as_closed_pipe();
+            }
+            return Err(format!("standard output: {e}"));
+        }
+        Ok(())
+    };
     for (i, g) in games.iter().enumerate() {
         let who = format!(
             "game {} ({} - {})",
@@ -398,11 +601,11 @@ pub fn run_replay(path: &Path, registry: &Registry) -> Result<(), String> {
                         bad += 1;
                     }
                 }
-                println!("{line}");
+                say(&line)?;
             }
             Err(e) => {
                 bad += 1;
-                println!("{who}: {e}");
+                say(&format!("{who}: {e}"))?;
             }
         }
     }

@@ -9,6 +9,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use super::clock::{Clock, Limit};
+use super::interrupt::{self, POLL, StopFlag};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Protocol {
@@ -137,6 +138,8 @@ pub enum Fault {
     Timeout,
     /// It said something the protocol does not allow here.
     Protocol(String),
+    /// The match is stopping (Ctrl-C): the wait was given up.
+    Stopped,
 }
 
 impl Fault {
@@ -145,6 +148,7 @@ impl Fault {
             Fault::Crash(s) => s.clone(),
             Fault::Timeout => "no answer in time".into(),
             Fault::Protocol(s) => s.clone(),
+            Fault::Stopped => "the match was stopped".into(),
         }
     }
 }
@@ -159,10 +163,13 @@ struct Process {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<Event>,
+    stop_flag: StopFlag,
+    /// Reaped: its id is no longer ours to signal.
+    reaped: bool,
 }
 
 impl Process {
-    fn spawn(spec: &EngineSpec) -> Result<Process, String> {
+    fn spawn(spec: &EngineSpec, stop: &StopFlag) -> Result<Process, String> {
         let mut command = Command::new(&spec.cmd);
         command
             .args(&spec.args)
@@ -172,9 +179,14 @@ impl Process {
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
         }
+        // Its own process group: a Ctrl-C typed at the terminal goes to the terminal's group,
+        // which is then magus alone; magus stops the engines itself and keeps their games.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = command
             .spawn()
             .map_err(|e| format!("cannot start '{}': {e}", spec.cmd))?;
+        interrupt::register_engine(child.id());
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, rx) = channel();
@@ -202,6 +214,8 @@ impl Process {
             child,
             stdin,
             lines: rx,
+            stop_flag: stop.clone(),
+            reaped: false,
         })
     }
 
@@ -212,44 +226,99 @@ impl Process {
             .map_err(|e| Fault::Crash(format!("its input is closed ({e})")))
     }
 
-    /// The next line, waiting until `deadline`.
+    /// The next line, waiting until `deadline` or until the match is stopped.
     fn recv(&mut self, deadline: Instant) -> Result<(Instant, String), Fault> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(Event::Line(at, line)) => {
-                log::debug!("< {line}");
-                Ok((at, line))
+        loop {
+            if self.stop_flag.is_raised() {
+                return Err(Fault::Stopped);
             }
-            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                // Give the exit status a moment to be known.
-                let status = (0..20).find_map(|_| match self.child.try_wait() {
-                    Ok(Some(s)) => Some(s.to_string()),
-                    _ => {
-                        std::thread::sleep(Duration::from_millis(5));
-                        None
-                    }
-                });
-                Err(Fault::Crash(match status {
-                    Some(s) => format!("the engine ended ({s})"),
-                    None => "the engine closed its output".into(),
-                }))
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left.min(POLL)) {
+                Ok(Event::Line(at, line)) => {
+                    log::debug!("< {line}");
+                    return Ok((at, line));
+                }
+                Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => return Err(self.ended()),
+                Err(RecvTimeoutError::Timeout) if left <= POLL => return Err(Fault::Timeout),
+                Err(RecvTimeoutError::Timeout) => {}
             }
-            Err(RecvTimeoutError::Timeout) => Err(Fault::Timeout),
         }
     }
 
-    /// Asks the process to quit, then kills it if it does not within a moment.
+    /// Why the output closed: the exit status, given a moment to be known.
+    fn ended(&mut self) -> Fault {
+        let status = (0..20).find_map(|_| match self.child.try_wait() {
+            Ok(Some(s)) => Some(s),
+            _ => {
+                std::thread::sleep(Duration::from_millis(5));
+                None
+            }
+        });
+        if status.is_some_and(killed_by_a_stop_signal) {
+            // A scheduler that cancels a job signals every process of it, engines included:
+            // the engine may die a moment before magus's own handler raises the flag, and the
+            // game is then an interrupted one, not a crash.
+            let until = Instant::now() + Duration::from_millis(500);
+            while Instant::now() < until {
+                if self.stop_flag.is_raised() {
+                    return Fault::Stopped;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        Fault::Crash(match status {
+            Some(s) => format!("the engine ended ({s})"),
+            None => "the engine closed its output".into(),
+        })
+    }
+
+    /// Asks the process to quit, then kills its process group if it does not within a moment:
+    /// 300 ms between games (a faulty engine is being replaced), two seconds when the match
+    /// is being stopped (an engine may have files to close; a second Ctrl-C kills it at once).
     fn stop(&mut self, quit: &str) {
+        if self.reaped {
+            return;
+        }
         let _ = self.send(quit);
-        let until = Instant::now() + Duration::from_millis(300);
+        let grace = if self.stop_flag.is_raised() {
+            Duration::from_secs(2)
+        } else {
+            Duration::from_millis(300)
+        };
+        let until = Instant::now() + grace;
         while Instant::now() < until {
             if let Ok(Some(_)) = self.child.try_wait() {
+                self.reap();
                 return;
             }
             std::thread::sleep(Duration::from_millis(5));
         }
+        interrupt::kill_group(self.child.id());
         let _ = self.child.kill();
         let _ = self.child.wait();
+        self.reap();
+    }
+
+    fn reap(&mut self) {
+        self.reaped = true;
+        interrupt::forget_engine(self.child.id());
+    }
+}
+
+/// SIGINT, SIGTERM or SIGHUP: what a terminal or a scheduler sends to stop a job.
+fn killed_by_a_stop_signal(status: std::process::ExitStatus) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        matches!(
+            status.signal(),
+            Some(libc::SIGINT | libc::SIGTERM | libc::SIGHUP)
+        )
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = status;
+        false
     }
 }
 
@@ -317,8 +386,14 @@ fn xboard_variant(name: &str) -> Option<&str> {
 impl Engine {
     /// Starts the process and completes the handshake: `uciok`, options, `readyok` (UCI), or
     /// the feature negotiation (XBoard: until `done=1`, or two seconds without `done=0`).
-    pub fn start(spec: &EngineSpec, variant: &str, handshake: Duration) -> Result<Engine, String> {
-        let process = Process::spawn(spec)?;
+    /// Every wait gives up when `stop` is raised.
+    pub fn start(
+        spec: &EngineSpec,
+        variant: &str,
+        handshake: Duration,
+        stop: &StopFlag,
+    ) -> Result<Engine, String> {
+        let process = Process::spawn(spec, stop)?;
         let mut engine = Engine {
             spec: spec.clone(),
             process,
@@ -786,8 +861,9 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        if let Ok(None) = self.process.child.try_wait() {
-            self.stop();
+        match self.process.child.try_wait() {
+            Ok(None) => self.stop(),
+            _ => self.process.reap(),
         }
     }
 }

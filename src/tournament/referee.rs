@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::clock::{Clock, Limit};
 use super::engine::{Answer, Engine, EngineSpec, Fault, MATE_SCORE, MoveRequest, Reply};
+use super::interrupt::StopFlag;
 use super::openings::Opening;
 use super::payoff::{Offer, OfferKind, Payoff, PayoffEnd, PayoffRules};
 use crate::board::Color;
@@ -60,6 +61,8 @@ pub struct Settings {
     pub resign: Option<ResignRule>,
     pub draw: Option<DrawRule>,
     pub payoff: Option<PayoffRules>,
+    /// Raised to abandon the games in progress (Ctrl-C): they end unrecorded.
+    pub stop: StopFlag,
 }
 
 impl Settings {
@@ -106,6 +109,8 @@ pub struct GameRecord {
     /// From 1, in the order the games were scheduled.
     pub number: usize,
     pub round: usize,
+    /// The opening's index, from 0: the two games of an opening pair share it.
+    pub opening: usize,
     /// Indices into the match's engines.
     pub white: usize,
     pub black: usize,
@@ -242,14 +247,15 @@ fn read_move(pos: &AnyPosition, text: &str, first_rank: u8) -> Result<crate::boa
     }
 }
 
-/// Plays one game. Never fails: whatever goes wrong with an engine loses it the game.
+/// Plays one game. Whatever goes wrong with an engine loses it the game; `None` only when the
+/// match was stopped (`settings.stop`) before the game ended: an abandoned game is no result.
 pub fn play_game(
     seats: Seats,
     opening: &Opening,
     settings: &Settings,
     number: usize,
     round: usize,
-) -> GameRecord {
+) -> Option<GameRecord> {
     let variant = settings.variant;
     let start = AnyPosition::from_fen(variant, opening.fen.as_deref())
         .expect("openings are checked when they are made");
@@ -279,6 +285,7 @@ pub fn play_game(
     let mut record = GameRecord {
         number,
         round,
+        opening: 0,
         white: 0,
         black: 0,
         white_name: white_spec.name.clone(),
@@ -305,7 +312,7 @@ pub fn play_game(
         // Start the engines and the game.
         for (i, color) in Color::BOTH.into_iter().enumerate() {
             if slots[i].is_none() {
-                match Engine::start(specs[i], &variant.name, settings.handshake) {
+                match Engine::start(specs[i], &variant.name, settings.handshake, &settings.stop) {
                     Ok(e) => *slots[i] = Some(e),
                     Err(e) => {
                         faulty[i] = true;
@@ -462,6 +469,10 @@ pub fn play_game(
                     faulty[ui] = true;
                     break 'game loss(us, "protocol error", format!("{who}: {e}"), move_no);
                 }
+                Err(Fault::Stopped) => {
+                    faulty[ui] = true;
+                    break 'game draw("stopped", "the match was stopped".into());
+                }
             };
             let used = reply
                 .at
@@ -547,6 +558,15 @@ pub fn play_game(
         }
     };
 
+    // An engine fault while the match is stopping comes from the stop (waits given up, an
+    // engine killed by the same signal): the game was abandoned, not finished.
+    let abandoned = settings.stop.is_raised() && (faulty[0] || faulty[1]);
+    if abandoned {
+        for slot in slots {
+            *slot = None;
+        }
+        return None;
+    }
     record.result = end.result;
     record.termination = end.termination.to_string();
     record.detail = end.detail.clone();
@@ -563,7 +583,7 @@ pub fn play_game(
             }
         }
     }
-    record
+    Some(record)
 }
 
 /// Score adjudication before `us` moves.

@@ -3,7 +3,7 @@
 use super::Config;
 use super::Summary;
 use super::referee::GameRecord;
-use super::stats::{SprtDecision, Wld};
+use super::stats::{EloModel, SprtDecision, Statistic, Wld};
 use crate::pgn::{PgnGame, PgnMove};
 
 /// Today's date as PGN writes it (`2025.06.01`), from the system clock in UTC.
@@ -36,6 +36,8 @@ pub fn pgn_game(record: &GameRecord, config: &Config) -> PgnGame {
     g.set_tag("Site", "?");
     g.set_tag("Date", pgn_date());
     g.set_tag("Round", record.number.to_string());
+    // The two games of an opening pair share it: merging and resuming pair games by it.
+    g.set_tag("OpeningNumber", (record.opening + 1).to_string());
     g.set_tag("White", record.white_name.clone());
     g.set_tag("Black", record.black_name.clone());
     g.set_tag("Result", record.result.pgn());
@@ -94,13 +96,13 @@ fn elo_text(wld: &Wld) -> String {
 }
 
 /// One line of standings: the first engine's score against the rest.
-pub fn progress_line(summary: &Summary, config: &Config, total: usize) -> String {
+pub fn progress_line(summary: &Summary, total: usize) -> String {
     let w = &summary.results[0];
     let mut line = format!(
         "games {}/{}  {} {}-{}-{} ({:.1}%)  Elo {}  LOS {:.1}%",
         summary.games.len(),
         total,
-        config.engines[0].name,
+        summary.names[0],
         w.wins,
         w.losses,
         w.draws,
@@ -108,25 +110,27 @@ pub fn progress_line(summary: &Summary, config: &Config, total: usize) -> String
         elo_text(w),
         100.0 * w.los()
     );
-    if config.settings.payoff.is_some() {
+    if summary.games.iter().any(|g| g.payoff.is_some()) {
         let others: u64 = summary.payoff[1..].iter().sum();
         line += &format!("  payoff {}-{}", summary.payoff[0], others);
     }
-    if let (Some(sprt), Some((llr, _))) = (&config.sprt, summary.sprt) {
-        let (lo, hi) = sprt.bounds();
+    if let (Some(test), Some((llr, _))) = (summary.test(), summary.sprt) {
+        let (lo, hi) = test.bounds();
         line += &format!("  LLR {llr:.2} ({lo:.2}, {hi:.2})");
     }
     line
 }
 
-/// The final table: each engine's results against the field, then the test's verdict.
-pub fn final_table(summary: &Summary, config: &Config) -> String {
-    let payoff = config.settings.payoff.is_some();
+/// The final table: each engine's results against the field, its opening pairs, how the
+/// games ended, the games left out, and the test's verdict.
+pub fn final_table(summary: &Summary) -> String {
+    let payoff = summary.games.iter().any(|g| g.payoff.is_some());
+    let illegal = summary.illegal_losses.iter().any(|&n| n > 0);
+    let names = &summary.names;
     let mut out = String::new();
-    let width = config
-        .engines
+    let width = names
         .iter()
-        .map(|e| e.name.chars().count())
+        .map(|e| e.chars().count())
         .max()
         .unwrap_or(6)
         .max(6);
@@ -137,8 +141,11 @@ pub fn final_table(summary: &Summary, config: &Config) -> String {
     if payoff {
         out += &format!(" {:>8} {:>8}", "payoff", "per game");
     }
+    if illegal {
+        out += &format!(" {:>8}", "illegal");
+    }
     out.push('\n');
-    let mut order: Vec<usize> = (0..config.engines.len()).collect();
+    let mut order: Vec<usize> = (0..names.len()).collect();
     order.sort_by(|&a, &b| {
         summary.results[b]
             .score()
@@ -149,7 +156,7 @@ pub fn final_table(summary: &Summary, config: &Config) -> String {
         out += &format!(
             "{:<3} {:<width$} {:>6} {:>6} {:>6} {:>6} {:>6.1}% {:>16} {:>6.1}%",
             rank + 1,
-            config.engines[i].name,
+            names[i],
             r.games(),
             r.wins,
             r.losses,
@@ -162,7 +169,39 @@ pub fn final_table(summary: &Summary, config: &Config) -> String {
             let per = summary.payoff[i] as f64 / r.games().max(1) as f64;
             out += &format!(" {:>8} {:>8.2}", summary.payoff[i], per);
         }
+        if illegal {
+            let n = summary.illegal_losses[i];
+            let mark = if summary.void[i] > 0 { " void" } else { "" };
+            out += &format!(" {:>8}", format!("{n}{mark}"));
+        }
         out.push('\n');
+    }
+    // Opening pairs, from each engine's side.
+    if summary.pentanomial.iter().any(|p| p.pairs() > 0) {
+        for &i in &order {
+            let p = &summary.pentanomial[i];
+            if p.pairs() == 0 {
+                continue;
+            }
+            let c = p.counts();
+            let (elo, err) = p.elo();
+            let (nelo, nerr) = p.normalized_elo();
+            out += &format!(
+                "pairs {}: {} (LL {}, LD {}, WL+DD {}, WD {}, WW {})  Elo {:+.1} ± {:.1}  nElo {:+.1} ± {:.1}  LOS {:.1}%\n",
+                names[i],
+                p.pairs(),
+                c[0],
+                c[1],
+                c[2],
+                c[3],
+                c[4],
+                elo + 0.0,
+                err,
+                nelo + 0.0,
+                nerr,
+                100.0 * p.los()
+            );
+        }
     }
     // Why games ended.
     let mut reasons: Vec<(String, usize)> = Vec::new();
@@ -181,24 +220,47 @@ pub fn final_table(summary: &Summary, config: &Config) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    if let (Some(sprt), Some((llr, decision))) = (&config.sprt, summary.sprt) {
-        let (lo, hi) = sprt.bounds();
+    let voided: u64 = summary.void.iter().sum();
+    if voided > 0 {
+        let whose: Vec<String> = (0..names.len())
+            .filter(|&i| summary.void[i] > 0)
+            .map(|i| format!("{} {}", names[i], summary.void[i]))
+            .collect();
+        out += &format!(
+            "void: {voided} games lost by an illegal move ({}) are left out of the score, the pairs and the SPRT\n",
+            whose.join(", ")
+        );
+    }
+    if let (Some(test), Some((llr, decision))) = (summary.test(), summary.sprt) {
+        let (lo, hi) = test.bounds();
         let verdict = match decision {
             Some(SprtDecision::H1) => "H1 accepted",
             Some(SprtDecision::H0) => "H0 accepted",
             None => "no decision yet",
         };
+        let model = match test.model {
+            EloModel::Logistic => "logistic",
+            EloModel::Normalized => "normalized",
+        };
+        let stat = match test.statistic {
+            Statistic::Trinomial => "trinomial",
+            Statistic::Pentanomial => "pentanomial",
+        };
+        let (tri, pen) = summary.llrs.unwrap_or((llr, llr));
         out += &format!(
-            "SPRT: elo0={} elo1={} alpha={} beta={}  LLR {llr:.2} ({lo:.2}, {hi:.2})  {verdict}{}\n",
-            sprt.elo0,
-            sprt.elo1,
-            sprt.alpha,
-            sprt.beta,
+            "SPRT: elo0={} elo1={} alpha={} beta={} model={model} stat={stat}  LLR {llr:.2} ({lo:.2}, {hi:.2})  {verdict}{}\n",
+            test.elo0,
+            test.elo1,
+            test.alpha,
+            test.beta,
             if summary.stopped_early {
                 " (stopped early)"
             } else {
                 ""
             }
+        );
+        out += &format!(
+            "      LLR of the games (trinomial) {tri:.2}, of the pairs (pentanomial) {pen:.2}\n"
         );
     }
     out

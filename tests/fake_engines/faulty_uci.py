@@ -2,14 +2,23 @@
 """A UCI engine that goes wrong on purpose: it passes everything to a real magus process
 until its N-th `go`, and then misbehaves.
 
-    faulty_uci.py MODE N MAGUS
+    faulty_uci.py MODE N MAGUS [PIDFILE]
 
-MODE: illegal  answers `bestmove a1a1`
-      garbage  answers `bestmove zz99`
-      crash    exits at once with status 3
-      hang     never answers
-      slow     answers after sleeping 3 seconds
+MODE: illegal      answers `bestmove a1a1`
+      garbage      answers `bestmove zz99`
+      crash        exits at once with status 3
+      hang         never answers
+      slow         answers after sleeping 3 seconds
+      double-step  answers a pawn double step from the 3rd rank (e3e5 for White, e8e6 for
+                   Black on Magi's ten ranks): Fairy-Stockfish's Magi allows it, RULES.md does
+                   not, since the pawn has moved already
+      deaf         plays normally, but ignores `quit`, SIGINT, SIGTERM and SIGHUP (only
+                   SIGKILL or the end of its input stops it)
+      none         plays normally
+
+PIDFILE: a file to which it appends its process id and its magus's, one a line.
 """
+import signal
 import subprocess
 import sys
 import threading
@@ -17,6 +26,12 @@ import time
 
 mode, after, magus = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 child = subprocess.Popen([magus], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+if len(sys.argv) > 4:
+    with open(sys.argv[4], "a") as pids:
+        pids.write("%d\n%d\n" % (child.pid, __import__("os").getpid()))
+if mode == "deaf":
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_IGN)
 
 
 def pump():
@@ -33,8 +48,21 @@ def say(text):
     sys.stdout.flush()
 
 
+def white_to_move(position):
+    """Whether White moves after a `position fen F moves …` or `position startpos …` line."""
+    words = position.split()
+    moves = words[words.index("moves") + 1:] if "moves" in words else []
+    white = True
+    if len(words) > 2 and words[1] == "fen":
+        white = words[3] == "w"
+    return white == (len(moves) % 2 == 0)
+
+
 gos = 0
+position = "position startpos"
 for line in sys.stdin:
+    if line.startswith("position"):
+        position = line.strip()
     if line.split()[:1] == ["go"]:
         gos += 1
         if gos >= after:
@@ -44,6 +72,9 @@ for line in sys.stdin:
             if mode == "garbage":
                 say("bestmove zz99")
                 continue
+            if mode == "double-step":
+                say("bestmove " + ("e3e5" if white_to_move(position) else "e8e6"))
+                continue
             if mode == "crash":
                 child.kill()
                 sys.exit(3)
@@ -51,8 +82,13 @@ for line in sys.stdin:
                 continue
             if mode == "slow":
                 time.sleep(3)
+    if line.strip() == "quit":
+        if mode == "deaf":
+            continue
+        child.stdin.write(line)
+        child.stdin.flush()
+        break
     child.stdin.write(line)
     child.stdin.flush()
-    if line.strip() == "quit":
-        break
+child.stdin.close()
 child.wait(timeout=5)
