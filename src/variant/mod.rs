@@ -3,10 +3,11 @@
 
 pub mod betza;
 pub mod builtin;
+pub mod definitions;
 mod file;
 pub mod registry;
 
-pub use file::parse_variant;
+pub use file::{line_of_key, parse_variant, read_toml};
 pub use registry::Registry;
 
 use betza::Atom;
