@@ -7,7 +7,6 @@
 //! while it thinks; it prints `bestmove` itself when it ends.
 
 use std::io::Write;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -16,7 +15,8 @@ use std::time::Duration;
 use vampirc_uci::UciMessage;
 
 use crate::eval::TermSet;
-use crate::game::{AnyPosition, Game, check_variant};
+use crate::game::{AnyPosition, Game};
+use crate::protocol::definitions::{self, DefinitionCommands, Dialect};
 use crate::protocol::notation;
 use crate::search::time::Limits;
 use crate::search::tt::TranspositionTable;
@@ -82,6 +82,7 @@ pub struct UciSession {
     options: SearchOptions,
     payoff_scoring: bool,
     search: Option<RunningSearch>,
+    definitions: DefinitionCommands,
 }
 
 impl UciSession {
@@ -97,6 +98,7 @@ impl UciSession {
             options: SearchOptions::default(),
             payoff_scoring: false,
             search: None,
+            definitions: DefinitionCommands::new(Dialect::Uci),
         }
     }
 
@@ -134,6 +136,14 @@ impl UciSession {
 
     /// Handles one line; returns false on `quit`.
     pub fn handle_line(&mut self, line: &str) -> bool {
+        if self.definitions.handle(
+            line,
+            &mut self.registry,
+            &self.out,
+            &self.game.variant().name,
+        ) {
+            return true;
+        }
         let line = line.trim();
         let Some(first) = line.split_whitespace().next() else {
             return true;
@@ -292,17 +302,13 @@ impl UciSession {
                 }
             }
             "uci_variant" => self.set_variant(value),
-            "variantpath" => {
-                if value.is_empty() || value == "<empty>" {
-                    Ok(())
-                } else {
-                    self.registry
-                        .load_dir(Path::new(value), check_variant)
-                        .map(|names| {
-                            self.say(&format!("info string loaded variants: {}", names.join(" ")))
-                        })
-                }
-            }
+            "variantpath" => definitions::variant_path(
+                Dialect::Uci,
+                value,
+                &mut self.registry,
+                &self.out,
+                &self.game.variant().name,
+            ),
             _ => Err(format!("unknown option '{name}'")),
         };
         if let Err(e) = result {

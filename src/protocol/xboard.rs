@@ -13,14 +13,14 @@
 //! prints the engine's move itself, then ponders on the expected reply when pondering is on;
 //! the session applies the printed moves to its game before it handles the next command.
 
-use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::board::{Bitboard, Color, Move, MoveKind, Position, Square};
-use crate::game::{AnyPosition, Game, check_variant};
+use crate::game::{AnyPosition, Game};
+use crate::protocol::definitions::{self, DefinitionCommands, Dialect};
 use crate::protocol::notation;
 use crate::protocol::uci::{ENGINE_NAME, Output, PAYOFF_STALEMATE_BONUS, max_threads, say};
 use crate::rules::end::{Outcome, Reason, outcome};
@@ -417,6 +417,7 @@ pub struct XboardSession {
     protover: u32,
     /// Play only moves XBoard can check (option "Only XBoard moves").
     checkable_only: bool,
+    definitions: DefinitionCommands,
 }
 
 impl XboardSession {
@@ -443,6 +444,7 @@ impl XboardSession {
             worker: None,
             protover: 1,
             checkable_only: false,
+            definitions: DefinitionCommands::new(Dialect::Xboard),
         }
     }
 
@@ -534,6 +536,14 @@ impl XboardSession {
 
     /// Handles one line; returns false on `quit`.
     pub fn handle_line(&mut self, line: &str) -> bool {
+        if self.definitions.handle(
+            line,
+            &mut self.registry,
+            &self.out,
+            &self.game.variant().name,
+        ) {
+            return true;
+        }
         self.collect();
         let line = line.trim();
         let Some(command) = line.split_whitespace().next() else {
@@ -817,22 +827,13 @@ impl XboardSession {
                 self.tt.clear();
                 Ok(())
             }
-            "variantpath" => {
-                if value.is_empty() {
-                    Ok(())
-                } else {
-                    match self.registry.load_dir(Path::new(value), check_variant) {
-                        Ok(names) => {
-                            self.say(&format!("# loaded variants: {}", names.join(" ")));
-                            let all: Vec<&str> =
-                                self.registry.all().iter().map(|v| xboard_name(v)).collect();
-                            self.say(&format!("feature variants=\"{}\"", all.join(",")));
-                            Ok(())
-                        }
-                        Err(e) => Err(e),
-                    }
-                }
-            }
+            "variantpath" => definitions::variant_path(
+                Dialect::Xboard,
+                value,
+                &mut self.registry,
+                &self.out,
+                &self.game.variant().name,
+            ),
             _ => Err("unknown option".into()),
         };
         if let Err(e) = result {
