@@ -20,8 +20,9 @@ use magus::variant::Registry;
     about = "A chess-variant engine for the magician variants and orthodox chess"
 )]
 struct Cli {
-    /// A folder of extra variant definition files (*.toml) to load.
-    #[arg(long, global = true, value_name = "DIR")]
+    /// Extra variants: a folder of definition files (*.toml), or one file (magus TOML, or
+    /// Fairy-Stockfish variants.ini, whose sections magus cannot read are listed and skipped).
+    #[arg(long, global = true, value_name = "PATH")]
     variant_path: Option<PathBuf>,
 
     #[command(subcommand)]
@@ -138,8 +139,8 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     let mut registry = Registry::builtin();
-    if let Some(dir) = &cli.variant_path
-        && let Err(e) = registry.load_dir(dir, check_variant)
+    if let Some(path) = &cli.variant_path
+        && let Err(e) = load_variant_path(&mut registry, path)
     {
         eprintln!("error: --variant-path: {e}");
         return ExitCode::FAILURE;
@@ -225,6 +226,27 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Loads `--variant-path`: a folder loads all or nothing; of a file, the definitions magus
+/// refuses are listed on stderr, and it is an error only if none loads.
+fn load_variant_path(registry: &mut Registry, path: &std::path::Path) -> Result<(), String> {
+    let definitions = registry.load_path(path, &check_variant)?;
+    let mut loaded = 0;
+    for d in &definitions {
+        match &d.outcome {
+            Ok(_) => loaded += 1,
+            Err(problems) => {
+                for p in problems {
+                    eprintln!("warning: --variant-path: {p}");
+                }
+            }
+        }
+    }
+    if loaded == 0 {
+        return Err(format!("{}: no variant loaded", path.display()));
+    }
+    Ok(())
 }
 
 fn find_variant(

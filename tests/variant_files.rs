@@ -6,7 +6,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use magus::game::{AnyPosition, check_variant};
-use magus::variant::{Registry, Variant, parse_variant};
+use magus::variant::{Registry, Variant, parse_variant, read_toml};
 
 /// Orthodox chess written out in full: the reference every error case below mutates.
 const BASE: &str = r#"# Orthodox chess, for the tests.
@@ -625,4 +625,51 @@ fn user_variant_positions_round_trip() {
     ] {
         assert_eq!(elephants_position(Some(fen)).to_fen(), fen);
     }
+}
+
+#[test]
+fn every_problem_of_a_file_is_listed_with_its_line_and_key() {
+    let text = mutate("value = 320", "value = 9999999")
+        .replacen("betza = \"B\"", "betza = \"X\"", 1)
+        .replacen("king_file = \"e\"", "king_file = \"z\"", 1)
+        .replacen("stalemate = \"draw\"", "stalemate = \"maybe\"", 1);
+    let problems = read_toml(&text, "test.toml").unwrap_err();
+    let keys: Vec<&str> = problems.iter().filter_map(|p| p.key.as_deref()).collect();
+    assert_eq!(
+        keys,
+        [
+            "piece[2].value",
+            "piece[3].betza",
+            "castling.king_file",
+            "end.stalemate"
+        ],
+        "{problems:#?}"
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    for p in &problems {
+        let line = p.line.unwrap_or_else(|| panic!("no line: {p}"));
+        let last = p.key.as_deref().unwrap().rsplit('.').next().unwrap();
+        assert!(
+            lines[line - 1].trim_start().starts_with(last),
+            "{p}: line {line} is {:?}",
+            lines[line - 1]
+        );
+        assert_eq!(p.source, "test.toml");
+    }
+    assert!(problems[1].to_string().contains("unknown atom 'X'"));
+    // Loading stops at the first of them.
+    let first = parse_variant(&text, "test.toml").unwrap_err();
+    assert!(
+        first.contains("piece[2].value") && first.contains("9999999"),
+        "{first}"
+    );
+}
+
+#[test]
+fn a_syntax_error_is_one_problem_on_its_line() {
+    let text = mutate("[[piece]]", "[[piece]");
+    let problems = read_toml(&text, "test.toml").unwrap_err();
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert_eq!(problems[0].line, Some(8));
+    assert!(problems[0].message.contains("[[piece]"), "{}", problems[0]);
 }

@@ -1,5 +1,7 @@
-//! How the engine talks: move notation, UCI, XBoard.
+//! How the engine talks: move notation, UCI, XBoard, and variant definitions sent over
+//! either (`definitions`).
 
+pub mod definitions;
 pub mod notation;
 pub mod san;
 pub mod uci;

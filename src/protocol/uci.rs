@@ -10,7 +10,6 @@
 //! `go perft` and `bench` run beside the input loop and end on `stop` or `quit`.
 
 use std::io::Write;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -19,7 +18,8 @@ use std::time::Duration;
 use vampirc_uci::UciMessage;
 
 use crate::eval::TermSet;
-use crate::game::{AnyPosition, Game, check_variant};
+use crate::game::{AnyPosition, Game};
+use crate::protocol::definitions::{self, DefinitionCommands, Dialect};
 use crate::protocol::notation;
 use crate::search::engine::Engine;
 use crate::search::time::Limits;
@@ -86,6 +86,7 @@ pub struct UciSession {
     /// Lines that change the session's state, sent during a search: applied when it ends.
     deferred: Vec<String>,
     task: Option<Task>,
+    definitions: DefinitionCommands,
 }
 
 impl UciSession {
@@ -100,6 +101,7 @@ impl UciSession {
             engine: Engine::new(),
             deferred: Vec::new(),
             task: None,
+            definitions: DefinitionCommands::new(Dialect::Uci),
         }
     }
 
@@ -155,6 +157,14 @@ impl UciSession {
 
     /// Handles one line; returns false on `quit`.
     pub fn handle_line(&mut self, line: &str) -> bool {
+        if self.definitions.handle(
+            line,
+            &mut self.registry,
+            &self.out,
+            &self.game.variant().name,
+        ) {
+            return true;
+        }
         let line = line.trim();
         let Some(first) = line.split_whitespace().next() else {
             return true;
@@ -257,88 +267,82 @@ impl UciSession {
                 )),
             }
         };
-        let result: Result<(), String> = match name.trim().to_ascii_lowercase().as_str() {
-            "hash" => number(1, 65536).and_then(|mb| self.engine.set_hash(mb)),
-            "threads" => {
-                number(1, max_threads()).map(|n| self.engine.set_options(|o| o.threads = n))
-            }
-            "multipv" => number(1, 256).map(|n| self.engine.set_options(|o| o.multipv = n)),
-            "move overhead" => number(0, 5000).map(|n| {
-                self.engine
-                    .set_options(|o| o.move_overhead = Duration::from_millis(n as u64))
-            }),
-            "ponder" => flag(value, name).map(|_| ()),
-            "clear hash" => {
-                self.engine.clear_hash();
-                Ok(())
-            }
-            "scoring" => match value {
-                "standard" => {
-                    self.engine.set_options(|o| o.stalemate_bonus = 0);
-                    Ok(())
+        let result: Result<(), String> =
+            match name.trim().to_ascii_lowercase().as_str() {
+                "hash" => number(1, 65536).and_then(|mb| self.engine.set_hash(mb)),
+                "threads" => {
+                    number(1, max_threads()).map(|n| self.engine.set_options(|o| o.threads = n))
                 }
-                "magi-12" => {
+                "multipv" => number(1, 256).map(|n| self.engine.set_options(|o| o.multipv = n)),
+                "move overhead" => number(0, 5000).map(|n| {
                     self.engine
-                        .set_options(|o| o.stalemate_bonus = PAYOFF_STALEMATE_BONUS);
+                        .set_options(|o| o.move_overhead = Duration::from_millis(n as u64))
+                }),
+                "ponder" => flag(value, name).map(|_| ()),
+                "clear hash" => {
+                    self.engine.clear_hash();
                     Ok(())
                 }
-                _ => Err(format!(
-                    "option 'Scoring': '{value}' is not standard or magi-12"
-                )),
-            },
-            "evaluation" => match value {
-                "full" => {
-                    self.engine
-                        .set_options(|o| o.eval_mode = crate::eval::EvalMode::Full);
-                    Ok(())
+                "scoring" => match value {
+                    "standard" => {
+                        self.engine.set_options(|o| o.stalemate_bonus = 0);
+                        Ok(())
+                    }
+                    "magi-12" => {
+                        self.engine
+                            .set_options(|o| o.stalemate_bonus = PAYOFF_STALEMATE_BONUS);
+                        Ok(())
+                    }
+                    _ => Err(format!(
+                        "option 'Scoring': '{value}' is not standard or magi-12"
+                    )),
+                },
+                "evaluation" => match value {
+                    "full" => {
+                        self.engine
+                            .set_options(|o| o.eval_mode = crate::eval::EvalMode::Full);
+                        Ok(())
+                    }
+                    "material" => {
+                        self.engine
+                            .set_options(|o| o.eval_mode = crate::eval::EvalMode::Material);
+                        Ok(())
+                    }
+                    _ => Err(format!(
+                        "option 'Evaluation': '{value}' is not full or material"
+                    )),
+                },
+                "null move pruning" => flag(value, name)
+                    .map(|on| self.engine.set_options(|o| o.pruning.null_move = on)),
+                "late move reductions" => flag(value, name)
+                    .map(|on| self.engine.set_options(|o| o.pruning.reductions = on)),
+                "futility pruning" => {
+                    flag(value, name).map(|on| self.engine.set_options(|o| o.pruning.futility = on))
                 }
-                "material" => {
-                    self.engine
-                        .set_options(|o| o.eval_mode = crate::eval::EvalMode::Material);
-                    Ok(())
+                "late move pruning" => flag(value, name)
+                    .map(|on| self.engine.set_options(|o| o.pruning.move_count = on)),
+                "losing capture pruning" => flag(value, name)
+                    .map(|on| self.engine.set_options(|o| o.pruning.losing_captures = on)),
+                term if term.starts_with("eval ") => {
+                    match TermSet::SWITCHES
+                        .iter()
+                        .find(|(_, option)| option.eq_ignore_ascii_case(term))
+                    {
+                        Some(&(id, _)) => flag(value, name)
+                            .map(|on| self.engine.set_options(|o| o.eval_terms.set(id, on))),
+                        None => Err(format!("unknown option '{name}'")),
+                    }
                 }
-                _ => Err(format!(
-                    "option 'Evaluation': '{value}' is not full or material"
-                )),
-            },
-            "null move pruning" => {
-                flag(value, name).map(|on| self.engine.set_options(|o| o.pruning.null_move = on))
-            }
-            "late move reductions" => {
-                flag(value, name).map(|on| self.engine.set_options(|o| o.pruning.reductions = on))
-            }
-            "futility pruning" => {
-                flag(value, name).map(|on| self.engine.set_options(|o| o.pruning.futility = on))
-            }
-            "late move pruning" => {
-                flag(value, name).map(|on| self.engine.set_options(|o| o.pruning.move_count = on))
-            }
-            "losing capture pruning" => flag(value, name)
-                .map(|on| self.engine.set_options(|o| o.pruning.losing_captures = on)),
-            term if term.starts_with("eval ") => {
-                match TermSet::SWITCHES
-                    .iter()
-                    .find(|(_, option)| option.eq_ignore_ascii_case(term))
-                {
-                    Some(&(id, _)) => flag(value, name)
-                        .map(|on| self.engine.set_options(|o| o.eval_terms.set(id, on))),
-                    None => Err(format!("unknown option '{name}'")),
-                }
-            }
-            "uci_variant" => self.set_variant(value),
-            "variantpath" => {
-                if value.is_empty() || value == "<empty>" {
-                    Ok(())
-                } else {
-                    self.registry
-                        .load_dir(Path::new(value), check_variant)
-                        .map(|names| {
-                            self.say(&format!("info string loaded variants: {}", names.join(" ")))
-                        })
-                }
-            }
-            _ => Err(format!("unknown option '{name}'")),
-        };
+                "uci_variant" => self.set_variant(value),
+                "variantpath" => definitions::variant_path(
+                    Dialect::Uci,
+                    value,
+                    &mut self.registry,
+                    &self.out,
+                    &self.game.variant().name,
+                ),
+                _ => Err(format!("unknown option '{name}'")),
+            };
         if let Err(e) = result {
             self.error(&e);
         }

@@ -6,6 +6,7 @@
 use serde::Deserialize;
 
 use super::betza;
+use super::definitions::Problem;
 use super::{
     CastleSide, Castling, Coord, EnPassant, EndRules, Mechanics, MultiStep, PawnRules, PieceDef,
     Role, Stalemate, Variant,
@@ -132,10 +133,108 @@ struct EndFile {
     insufficient_material: Option<Vec<String>>,
 }
 
-/// Reads a definition. `source` names the file in messages.
+/// Reads a definition. `source` names the file in messages; an error is the first problem.
 pub fn parse_variant(text: &str, source: &str) -> Result<Variant, String> {
     let def: FileDef = toml::from_str(text).map_err(|e| describe_toml_error(text, source, &e))?;
-    validate(def, source).map_err(|e| format!("{source}: {e}"))
+    validate(def, source).map_err(|e| format!("{source}: {}", e[0]))
+}
+
+/// Reads a definition, with every problem, each placed on its line. A TOML syntax or type
+/// error stops the reading (there is no variant to check past it).
+pub fn read_toml(text: &str, source: &str) -> Result<Variant, Vec<Problem>> {
+    let def: FileDef = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| line_of(text, s.start));
+        let message = e.message().trim().to_string();
+        let shown = line
+            .and_then(|n| text.lines().nth(n - 1))
+            .map(|l| format!("`{}`: ", l.trim()))
+            .unwrap_or_default();
+        vec![Problem {
+            source: source.to_string(),
+            line,
+            section: None,
+            key: None,
+            message: format!("{shown}{message}"),
+        }]
+    })?;
+    validate(def, source).map_err(|errors| {
+        let document = toml::de::DeTable::parse(text).ok();
+        errors
+            .into_iter()
+            .map(|e| {
+                // "key 'a.b[2].c': …", "key 'piece[2].betza' (Knight): …" or "keys 'a'/'b': …"
+                let (key, first_key, message) = if let Some(rest) = e.strip_prefix("key '")
+                    && let Some((k, tail)) = rest.split_once('\'')
+                {
+                    let tail = tail.trim_start_matches(':').trim();
+                    (Some(k.to_string()), Some(k.to_string()), tail.to_string())
+                } else if let Some(rest) = e.strip_prefix("keys ")
+                    && let Some((keys, tail)) = rest.split_once(": ")
+                {
+                    let first = keys.split('/').next().map(|k| k.replace('\'', ""));
+                    (Some(keys.replace('\'', "")), first, tail.to_string())
+                } else {
+                    (None, None, e.clone())
+                };
+                let line = first_key.as_deref().and_then(|k| {
+                    document
+                        .as_ref()
+                        .and_then(|d| locate(d.get_ref(), k))
+                        .map(|offset| line_of(text, offset))
+                });
+                Problem {
+                    source: source.to_string(),
+                    line,
+                    section: None,
+                    key,
+                    message,
+                }
+            })
+            .collect()
+    })
+}
+
+/// The line of a key (`start`, `piece[2].betza`) in a definition, if it is there.
+pub fn line_of_key(text: &str, key: &str) -> Option<usize> {
+    let document = toml::de::DeTable::parse(text).ok()?;
+    locate(document.get_ref(), key).map(|offset| line_of(text, offset))
+}
+
+/// The 1-based line of a byte offset.
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+/// Where a key (`piece[2].betza`, `pawns.multi_step[1].steps`) is in a document, as a byte
+/// offset: the key itself, or the nearest enclosing one that is there.
+fn locate(table: &toml::de::DeTable, path: &str) -> Option<usize> {
+    let mut current = table;
+    let mut found = None;
+    for segment in path.split('.') {
+        let (name, index) = match segment.split_once('[') {
+            Some((n, i)) => (n, i.trim_end_matches(']').parse::<usize>().ok()),
+            None => (segment, None),
+        };
+        let Some((key, value)) = current.iter().find(|(k, _)| k.get_ref() == name) else {
+            break;
+        };
+        found = Some(key.span().start);
+        let mut value = value;
+        if let Some(i) = index {
+            match value.get_ref().get(i.saturating_sub(1)) {
+                Some(element) => {
+                    found = Some(element.span().start);
+                    value = element;
+                }
+                None => break,
+            }
+        }
+        match value.get_ref().as_table() {
+            Some(t) => current = t,
+            None => break,
+        }
+    }
+    found
 }
 
 fn describe_toml_error(text: &str, source: &str, e: &toml::de::Error) -> String {
@@ -172,36 +271,42 @@ fn coord_of(name: &str, files: u8, ranks: u8, key: &str) -> Result<Coord, String
     Ok((file, rank - 1))
 }
 
-fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
+/// Checks a parsed file. Every problem is collected (a stage whose input is bad is skipped
+/// rather than guessed at), in the order the checks run, so the first is what a one-line
+/// message shows.
+fn validate(def: FileDef, source: &str) -> Result<Variant, Vec<String>> {
+    let mut errors: Vec<String> = Vec::new();
     let name = def.name.trim().to_string();
     if name.is_empty()
         || !name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
     {
-        return Err(format!(
+        errors.push(format!(
             "key 'name': '{}' must be letters, digits, '-' or '_' (it is the variant's identifier)",
             def.name
         ));
     }
     let (files, ranks) = (def.files, def.ranks);
+    let mut board_ok = true;
     if !(2..=MAX_FILES).contains(&files) || !(2..=MAX_FILES).contains(&ranks) {
-        return Err(format!(
+        errors.push(format!(
             "keys 'files'/'ranks': {files}x{ranks} is not a board size from 2 to {MAX_FILES} per side"
         ));
-    }
-    if files as usize * ranks as usize > MAX_SQUARES {
-        return Err(format!(
+        board_ok = false;
+    } else if files as usize * ranks as usize > MAX_SQUARES {
+        errors.push(format!(
             "keys 'files'/'ranks': {files}x{ranks} has {} squares, more than {MAX_SQUARES}",
             files as usize * ranks as usize
         ));
+        board_ok = false;
     }
 
     if def.piece.is_empty() {
-        return Err("key 'piece': no pieces defined".into());
+        errors.push("key 'piece': no pieces defined".into());
     }
     if def.piece.len() > MAX_KINDS {
-        return Err(format!(
+        errors.push(format!(
             "key 'piece': {} pieces defined, at most {MAX_KINDS}",
             def.piece.len()
         ));
@@ -213,31 +318,39 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
         let letter = match (letters.next(), letters.next()) {
             (Some(c), None) if c.is_ascii_uppercase() => c,
             _ => {
-                return Err(format!(
+                errors.push(format!(
                     "key '{key}.letter': '{}' must be one upper-case letter",
                     p.letter
                 ));
+                continue;
             }
         };
         if pieces.iter().any(|q| q.letter == letter) {
-            return Err(format!(
+            errors.push(format!(
                 "key '{key}.letter': '{letter}' is used by two pieces"
             ));
+            continue;
         }
-        let atoms = betza::parse(&p.betza)
-            .map_err(|e| format!("key '{key}.betza' ({}): '{}' {e}", p.name, p.betza))?;
+        let atoms = match betza::parse(&p.betza) {
+            Ok(atoms) => atoms,
+            Err(e) => {
+                errors.push(format!("key '{key}.betza' ({}): '{}' {e}", p.name, p.betza));
+                Vec::new()
+            }
+        };
         let role = match p.role.as_deref() {
             None | Some("ordinary") => Role::Ordinary,
             Some("pawn") => Role::Pawn,
             Some("king") => Role::King,
             Some(other) => {
-                return Err(format!(
+                errors.push(format!(
                     "key '{key}.role': '{other}' is not a role (ordinary, pawn, king)"
                 ));
+                Role::Ordinary
             }
         };
         if !(-100_000..=100_000).contains(&p.value) {
-            return Err(format!(
+            errors.push(format!(
                 "key '{key}.value': {} is out of range (±100000)",
                 p.value
             ));
@@ -254,147 +367,177 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
     for (role, word) in [(Role::King, "king"), (Role::Pawn, "pawn")] {
         let count = pieces.iter().filter(|p| p.role == role).count();
         if count > 1 {
-            return Err(format!(
+            errors.push(format!(
                 "key 'piece': {count} pieces have role '{word}', at most one may"
             ));
         }
     }
     if !pieces.iter().any(|p| p.role == Role::King) {
-        return Err("key 'piece': no piece has role 'king'".into());
+        errors.push("key 'piece': no piece has role 'king'".into());
     }
 
-    let pawns = match def.pawns {
-        None => PawnRules {
-            multi_step: vec![],
-            en_passant: EnPassant::None,
-            promotion_ranks: vec![],
-            promotion_pieces: vec![],
-        },
-        Some(p) => {
-            if !pieces.iter().any(|q| q.role == Role::Pawn) {
-                return Err("key 'pawns': there is no piece with role 'pawn'".into());
+    let mut pawns = PawnRules {
+        multi_step: vec![],
+        en_passant: EnPassant::None,
+        promotion_ranks: vec![],
+        promotion_pieces: vec![],
+    };
+    if let Some(p) = def.pawns {
+        if !pieces.iter().any(|q| q.role == Role::Pawn) {
+            errors.push("key 'pawns': there is no piece with role 'pawn'".into());
+        }
+        for (i, m) in p.multi_step.iter().enumerate() {
+            let key = format!("pawns.multi_step[{}]", i + 1);
+            if !board_ok {
+                break;
             }
-            let mut multi_step = Vec::new();
-            for (i, m) in p.multi_step.iter().enumerate() {
-                let key = format!("pawns.multi_step[{}]", i + 1);
-                let mut squares = Vec::new();
-                for &r in m.ranks.iter().flatten() {
-                    if r == 0 || r > ranks {
-                        return Err(format!(
-                            "key '{key}.ranks': {r} is not a rank of this board"
-                        ));
-                    }
-                    squares.extend((0..files).map(|f| (f, r - 1)));
-                }
-                for s in m.squares.iter().flatten() {
-                    squares.push(coord_of(s, files, ranks, &format!("{key}.squares"))?);
-                }
-                if squares.is_empty() {
-                    return Err(format!("key '{key}': give 'ranks' or 'squares'"));
-                }
-                if m.steps < 2 || m.steps >= ranks {
-                    return Err(format!(
-                        "key '{key}.steps': {} must be from 2 to {}",
-                        m.steps,
-                        ranks - 1
-                    ));
-                }
-                multi_step.push(MultiStep {
-                    squares,
-                    steps: m.steps,
-                    unmoved_only: m.unmoved_only,
-                });
-            }
-            let en_passant = match p.en_passant.as_deref() {
-                None | Some("none") => EnPassant::None,
-                Some("passed-squares") => EnPassant::PassedSquares,
-                Some("from-third-rank") => EnPassant::FromThirdRank,
-                Some(other) => {
-                    return Err(format!(
-                        "key 'pawns.en_passant': '{other}' is not a rule (none, passed-squares, from-third-rank)"
-                    ));
-                }
-            };
-            let mut promotion_ranks = Vec::new();
-            for r in p.promotion_ranks.unwrap_or_default() {
+            let mut squares = Vec::new();
+            for &r in m.ranks.iter().flatten() {
                 if r == 0 || r > ranks {
-                    return Err(format!(
-                        "key 'pawns.promotion_ranks': {r} is not a rank of this board"
+                    errors.push(format!(
+                        "key '{key}.ranks': {r} is not a rank of this board"
                     ));
+                    continue;
                 }
-                promotion_ranks.push(r - 1);
+                squares.extend((0..files).map(|f| (f, r - 1)));
             }
-            let mut promotion_pieces = Vec::new();
-            for c in p.promotion_pieces.unwrap_or_default().chars() {
-                let Some(k) = pieces.iter().position(|q| q.letter == c) else {
-                    return Err(format!(
-                        "key 'pawns.promotion_pieces': '{c}' is not a piece letter of this variant"
-                    ));
-                };
-                if pieces[k].role != Role::Ordinary {
-                    return Err(format!(
-                        "key 'pawns.promotion_pieces': a pawn cannot promote to '{c}' ({})",
-                        pieces[k].name
-                    ));
+            let mut bad_square = false;
+            for s in m.squares.iter().flatten() {
+                match coord_of(s, files, ranks, &format!("{key}.squares")) {
+                    Ok(c) => squares.push(c),
+                    Err(e) => {
+                        errors.push(e);
+                        bad_square = true;
+                    }
                 }
-                promotion_pieces.push(k as u8);
             }
-            if promotion_ranks.is_empty() != promotion_pieces.is_empty() {
-                return Err(
-                    "keys 'pawns.promotion_ranks'/'pawns.promotion_pieces': give both or neither"
-                        .into(),
-                );
+            if !bad_square && squares.is_empty() {
+                errors.push(format!("key '{key}': give 'ranks' or 'squares'"));
             }
-            PawnRules {
-                multi_step,
-                en_passant,
-                promotion_ranks,
-                promotion_pieces,
+            if m.steps < 2 || m.steps >= ranks {
+                errors.push(format!(
+                    "key '{key}.steps': {} must be from 2 to {}",
+                    m.steps,
+                    ranks - 1
+                ));
+            }
+            pawns.multi_step.push(MultiStep {
+                squares,
+                steps: m.steps,
+                unmoved_only: m.unmoved_only,
+            });
+        }
+        pawns.en_passant = match p.en_passant.as_deref() {
+            None | Some("none") => EnPassant::None,
+            Some("passed-squares") => EnPassant::PassedSquares,
+            Some("from-third-rank") => EnPassant::FromThirdRank,
+            Some(other) => {
+                errors.push(format!(
+                    "key 'pawns.en_passant': '{other}' is not a rule (none, passed-squares, from-third-rank)"
+                ));
+                EnPassant::None
+            }
+        };
+        let given_ranks = p.promotion_ranks.unwrap_or_default();
+        for &r in &given_ranks {
+            if r == 0 || r > ranks {
+                errors.push(format!(
+                    "key 'pawns.promotion_ranks': {r} is not a rank of this board"
+                ));
+            } else {
+                pawns.promotion_ranks.push(r - 1);
             }
         }
-    };
+        let given_pieces = p.promotion_pieces.unwrap_or_default();
+        for c in given_pieces.chars() {
+            let Some(k) = pieces.iter().position(|q| q.letter == c) else {
+                errors.push(format!(
+                    "key 'pawns.promotion_pieces': '{c}' is not a piece letter of this variant"
+                ));
+                continue;
+            };
+            if pieces[k].role != Role::Ordinary {
+                errors.push(format!(
+                    "key 'pawns.promotion_pieces': a pawn cannot promote to '{c}' ({})",
+                    pieces[k].name
+                ));
+                continue;
+            }
+            pawns.promotion_pieces.push(k as u8);
+        }
+        if given_ranks.is_empty() != given_pieces.is_empty() {
+            errors.push(
+                "keys 'pawns.promotion_ranks'/'pawns.promotion_pieces': give both or neither"
+                    .into(),
+            );
+        }
+    }
 
-    let castling = match def.castling {
-        None => None,
-        Some(c) => {
-            let king_file = file_of(&c.king_file, files, "castling.king_file")?;
-            let side =
-                |s: &Option<CastleSideFile>, key: &str| -> Result<Option<CastleSide>, String> {
-                    let Some(s) = s else { return Ok(None) };
-                    let side = CastleSide {
-                        king_to: file_of(&s.king_to, files, &format!("{key}.king_to"))?,
-                        rook_from: file_of(&s.rook_from, files, &format!("{key}.rook_from"))?,
-                        rook_to: file_of(&s.rook_to, files, &format!("{key}.rook_to"))?,
-                    };
-                    if side.rook_from == king_file || side.king_to == side.rook_to {
-                        return Err(format!("key '{key}': the king and the rook would collide"));
-                    }
-                    Ok(Some(side))
-                };
-            let king_side = side(&c.king_side, "castling.king_side")?;
-            let queen_side = side(&c.queen_side, "castling.queen_side")?;
-            if king_side.is_none() && queen_side.is_none() {
-                return Err("key 'castling': give 'king_side' or 'queen_side'".into());
-            }
-            for (key, san) in [
-                ("king_side_san", &c.king_side_san),
-                ("queen_side_san", &c.queen_side_san),
-            ] {
-                if let Some(san) = san
-                    && (san.is_empty() || san.contains(char::is_whitespace))
-                {
-                    return Err(format!("key 'castling.{key}': '{san}' must be one word"));
+    let mut castling = None;
+    if let Some(c) = def.castling
+        && board_ok
+    {
+        let mut ok = true;
+        let mut file =
+            |name: &str, key: &str, errors: &mut Vec<String>| match file_of(name, files, key) {
+                Ok(f) => f,
+                Err(e) => {
+                    errors.push(e);
+                    ok = false;
+                    0
                 }
+            };
+        let king_file = file(&c.king_file, "castling.king_file", &mut errors);
+        let mut side = |s: &Option<CastleSideFile>, key: &str, errors: &mut Vec<String>| {
+            let s = s.as_ref()?;
+            let side = CastleSide {
+                king_to: file(&s.king_to, &format!("{key}.king_to"), errors),
+                rook_from: file(&s.rook_from, &format!("{key}.rook_from"), errors),
+                rook_to: file(&s.rook_to, &format!("{key}.rook_to"), errors),
+            };
+            Some(side)
+        };
+        let king_side = side(&c.king_side, "castling.king_side", &mut errors);
+        let queen_side = side(&c.queen_side, "castling.queen_side", &mut errors);
+        // A file that could not be read stands as 'a': no collision to judge then.
+        let files_read = ok;
+        for (s, key) in [
+            (king_side, "castling.king_side"),
+            (queen_side, "castling.queen_side"),
+        ] {
+            if let Some(s) = s
+                && files_read
+                && (s.rook_from == king_file || s.king_to == s.rook_to)
+            {
+                errors.push(format!("key '{key}': the king and the rook would collide"));
+                ok = false;
             }
-            Some(Castling {
+        }
+        if king_side.is_none() && queen_side.is_none() {
+            errors.push("key 'castling': give 'king_side' or 'queen_side'".into());
+            ok = false;
+        }
+        for (key, san) in [
+            ("king_side_san", &c.king_side_san),
+            ("queen_side_san", &c.queen_side_san),
+        ] {
+            if let Some(san) = san
+                && (san.is_empty() || san.contains(char::is_whitespace))
+            {
+                errors.push(format!("key 'castling.{key}': '{san}' must be one word"));
+                ok = false;
+            }
+        }
+        if ok {
+            castling = Some(Castling {
                 king_file,
                 king_side,
                 queen_side,
                 king_side_san: c.king_side_san,
                 queen_side_san: c.queen_side_san,
-            })
+            });
         }
-    };
+    }
 
     let end = {
         let e = def.end.unwrap_or(EndFile {
@@ -408,36 +551,35 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
             Some("loss") => Stalemate::Loss,
             Some("win") => Stalemate::Win,
             Some(other) => {
-                return Err(format!(
+                errors.push(format!(
                     "key 'end.stalemate': '{other}' is not an outcome (draw, loss, win)"
                 ));
+                Stalemate::Draw
             }
         };
         let fifty = e.fifty_move_rule.unwrap_or(50);
         if fifty > 1000 {
-            return Err(format!(
+            errors.push(format!(
                 "key 'end.fifty_move_rule': {fifty} moves is too many (at most 1000; 0 turns it off)"
             ));
         }
         let repetitions = e.repetitions.unwrap_or(3);
         if repetitions == 1 || repetitions > 10 {
-            return Err(format!(
+            errors.push(format!(
                 "key 'end.repetitions': {repetitions} must be 0 (off) or 2 to 10"
             ));
         }
         let insufficient = e.insufficient_material.unwrap_or_default();
         for m in &insufficient {
-            for c in m.chars() {
-                if !pieces.iter().any(|p| p.letter == c) {
-                    return Err(format!(
-                        "key 'end.insufficient_material': '{m}' has '{c}', not a piece letter of this variant"
-                    ));
-                }
+            if let Some(c) = m.chars().find(|&c| !pieces.iter().any(|p| p.letter == c)) {
+                errors.push(format!(
+                    "key 'end.insufficient_material': '{m}' has '{c}', not a piece letter of this variant"
+                ));
             }
         }
         EndRules {
             stalemate,
-            fifty_move_plies: fifty * 2,
+            fifty_move_plies: fifty.min(1000) * 2,
             repetitions,
             insufficient_material: insufficient,
         }
@@ -463,90 +605,113 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, String> {
             .collect()
     };
     let mut mechanics = Mechanics::default();
+    let mut note = |r: Result<(), String>| {
+        if let Err(e) = r {
+            errors.push(e);
+        }
+    };
     if let Some(s) = def.swap_in {
-        mechanics.swap_in = Some(super::SwapIn {
-            from: letter_kind(&s.from, "swap_in.from")?,
-            to: letter_kind(&s.to, "swap_in.to")?,
-            per_game: s.per_game.min(15),
-        });
+        note((|| {
+            mechanics.swap_in = Some(super::SwapIn {
+                from: letter_kind(&s.from, "swap_in.from")?,
+                to: letter_kind(&s.to, "swap_in.to")?,
+                per_game: s.per_game.min(15),
+            });
+            Ok(())
+        })());
     }
     if let Some(r) = def.rank_promotion {
-        if r.rank == 0 || r.rank > ranks {
-            return Err(format!(
-                "key 'rank_promotion.rank': {} is not a rank of this board",
-                r.rank
-            ));
-        }
-        let choice = match (r.choices, r.dictated) {
-            (Some(c), None) => {
-                super::RankPromotionChoice::Choice(letters_kinds(&c, "rank_promotion.choices")?)
+        note((|| {
+            if r.rank == 0 || r.rank > ranks {
+                return Err(format!(
+                    "key 'rank_promotion.rank': {} is not a rank of this board",
+                    r.rank
+                ));
             }
-            (None, Some(d)) => {
-                let mut order = Vec::new();
-                for [theirs, result] in &d {
-                    order.push((
-                        letter_kind(theirs, "rank_promotion.dictated")?,
-                        letter_kind(result, "rank_promotion.dictated")?,
-                    ));
+            let choice = match (r.choices, r.dictated) {
+                (Some(c), None) => {
+                    super::RankPromotionChoice::Choice(letters_kinds(&c, "rank_promotion.choices")?)
                 }
-                super::RankPromotionChoice::Dictated(order)
-            }
-            _ => {
-                return Err(
-                    "key 'rank_promotion': give exactly one of 'choices' and 'dictated'".into(),
-                );
-            }
-        };
-        let family = match &r.family {
-            Some(f) => letters_kinds(f, "rank_promotion.family")?,
-            None => Vec::new(),
-        };
-        mechanics.rank_promotion = Some(super::RankPromotion {
-            rank: r.rank - 1,
-            piece: letter_kind(&r.piece, "rank_promotion.piece")?,
-            choice,
-            family,
-        });
+                (None, Some(d)) => {
+                    let mut order = Vec::new();
+                    for [theirs, result] in &d {
+                        order.push((
+                            letter_kind(theirs, "rank_promotion.dictated")?,
+                            letter_kind(result, "rank_promotion.dictated")?,
+                        ));
+                    }
+                    super::RankPromotionChoice::Dictated(order)
+                }
+                _ => {
+                    return Err(
+                        "key 'rank_promotion': give exactly one of 'choices' and 'dictated'".into(),
+                    );
+                }
+            };
+            let family = match &r.family {
+                Some(f) => letters_kinds(f, "rank_promotion.family")?,
+                None => Vec::new(),
+            };
+            mechanics.rank_promotion = Some(super::RankPromotion {
+                rank: r.rank - 1,
+                piece: letter_kind(&r.piece, "rank_promotion.piece")?,
+                choice,
+                family,
+            });
+            Ok(())
+        })());
     }
     if let Some(t) = def.transference {
-        if t.ranks == 0 || t.ranks > ranks {
-            return Err(format!(
-                "key 'transference.ranks': {} is not a number of ranks of this board",
-                t.ranks
-            ));
-        }
-        mechanics.transference = Some(super::Transference {
-            pieces: letters_kinds(&t.pieces, "transference.pieces")?,
-            ranks: t.ranks,
-        });
+        note((|| {
+            if t.ranks == 0 || t.ranks > ranks {
+                return Err(format!(
+                    "key 'transference.ranks': {} is not a number of ranks of this board",
+                    t.ranks
+                ));
+            }
+            mechanics.transference = Some(super::Transference {
+                pieces: letters_kinds(&t.pieces, "transference.pieces")?,
+                ranks: t.ranks,
+            });
+            Ok(())
+        })());
     }
     if let Some(s) = def.spells {
-        mechanics.spells = Some(super::Spells {
-            casters: letters_kinds(&s.casters, "spells.casters")?,
-        });
+        note((|| {
+            mechanics.spells = Some(super::Spells {
+                casters: letters_kinds(&s.casters, "spells.casters")?,
+            });
+            Ok(())
+        })());
     }
     if let Some(d) = def.drops {
-        let carriers = letters_kinds(&d.carriers, "drops.carriers")?;
-        let stage_pieces = d
-            .pieces
-            .iter()
-            .map(|p| letters_kinds(p, "drops.pieces"))
-            .collect::<Result<Vec<_>, _>>()?;
-        let drops = validate_drops(
-            carriers,
-            &d.ranks,
-            stage_pieces,
-            &pieces,
-            &pawns,
-            ranks,
-            files as usize * ranks as usize,
-        )?;
-        if mechanics.swap_in.as_ref().is_some_and(|s| s.per_game > 0) {
-            return Err("keys 'drops'/'swap_in.per_game': both keep their counts in the same state slots of a position; a variant may have one of them".into());
-        }
-        mechanics.drops = Some(drops);
+        note((|| {
+            let carriers = letters_kinds(&d.carriers, "drops.carriers")?;
+            let stage_pieces = d
+                .pieces
+                .iter()
+                .map(|p| letters_kinds(p, "drops.pieces"))
+                .collect::<Result<Vec<_>, _>>()?;
+            let drops = validate_drops(
+                carriers,
+                &d.ranks,
+                stage_pieces,
+                &pieces,
+                &pawns,
+                ranks,
+                files as usize * ranks as usize,
+            )?;
+            if mechanics.swap_in.as_ref().is_some_and(|s| s.per_game > 0) {
+                return Err("keys 'drops'/'swap_in.per_game': both keep their counts in the same state slots of a position; a variant may have one of them".into());
+            }
+            mechanics.drops = Some(drops);
+            Ok(())
+        })());
     }
 
+    if !errors.is_empty() {
+        return Err(errors);
+    }
     Ok(Variant {
         title: def.title.unwrap_or_else(|| name.clone()),
         name,

@@ -1,12 +1,15 @@
-//! Variants as data: the definition read from a TOML file, validated, independent of the
-//! bitboard width. `board::Layout` compiles a `Variant` into tables.
+//! Variants as data: the definition read from a TOML file (or translated from a
+//! Fairy-Stockfish variants.ini section, `fsf/`), validated, independent of the bitboard
+//! width. `board::Layout` compiles a `Variant` into tables.
 
 pub mod betza;
 pub mod builtin;
+pub mod definitions;
 mod file;
+pub mod fsf;
 pub mod registry;
 
-pub use file::parse_variant;
+pub use file::{line_of_key, parse_variant, read_toml};
 pub use registry::Registry;
 
 use betza::Atom;

@@ -16,12 +16,12 @@ pub mod dialect;
 pub mod export;
 pub mod policy;
 
-use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use crate::board::{Color, Move};
-use crate::game::{AnyPosition, Game, check_variant};
+use crate::game::{AnyPosition, Game};
+use crate::protocol::definitions::{self, DefinitionCommands, Dialect};
 use crate::protocol::notation::MoveError;
 use crate::protocol::uci::{ENGINE_NAME, Output, PAYOFF_STALEMATE_BONUS, max_threads, say};
 use crate::rules::end::outcome;
@@ -142,6 +142,7 @@ pub struct XboardSession {
     protover: u32,
     /// Play only moves XBoard can relay (option "Only XBoard moves", on by default).
     checkable_only: bool,
+    definitions: DefinitionCommands,
 }
 
 impl XboardSession {
@@ -167,6 +168,7 @@ impl XboardSession {
             last_score: None,
             protover: 1,
             checkable_only: true,
+            definitions: DefinitionCommands::new(Dialect::Xboard),
         }
     }
 
@@ -246,6 +248,14 @@ impl XboardSession {
 
     /// Handles one line; returns false on `quit`.
     pub fn handle_line(&mut self, line: &str) -> bool {
+        if self.definitions.handle(
+            line,
+            &mut self.registry,
+            &self.out,
+            &self.game.variant().name,
+        ) {
+            return true;
+        }
         self.collect();
         let line = line.trim();
         let Some(command) = line.split_whitespace().next() else {
@@ -550,22 +560,13 @@ impl XboardSession {
                 self.engine.clear_hash();
                 Ok(())
             }
-            "variantpath" => {
-                if value.is_empty() {
-                    Ok(())
-                } else {
-                    match self.registry.load_dir(Path::new(value), check_variant) {
-                        Ok(names) => {
-                            self.say(&format!("# loaded variants: {}", names.join(" ")));
-                            let all: Vec<&str> =
-                                self.registry.all().iter().map(|v| xboard_name(v)).collect();
-                            self.say(&format!("feature variants=\"{}\"", all.join(",")));
-                            Ok(())
-                        }
-                        Err(e) => Err(e),
-                    }
-                }
-            }
+            "variantpath" => definitions::variant_path(
+                Dialect::Xboard,
+                value,
+                &mut self.registry,
+                &self.out,
+                &self.game.variant().name,
+            ),
             _ => Err("unknown option".into()),
         };
         if let Err(e) = result {

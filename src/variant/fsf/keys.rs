@@ -1,0 +1,1146 @@
+//! Every key of Fairy-Stockfish's variant files, and what magus does with it: supported
+//! (translated into magus's rules), planned (a rule magus does not have yet: refused by name,
+//! unless its value is Fairy-Stockfish's default, which changes nothing), or not applicable
+//! (how Fairy-Stockfish draws or weighs pieces: accepted, with a note, without effect).
+//!
+//! The piece keys (`pawn`, `knight`, … `customPiece1` … `customPiece25`, `king`) and the
+//! per-piece `mobilityRegionWhite<Piece>` / `mobilityRegionBlack<Piece>` are families, listed
+//! once each in [`KEYS`] under a pattern name.
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Status {
+    Supported,
+    Planned,
+    NotApplicable,
+}
+
+/// How a value is written, to tell Fairy-Stockfish's default apart.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    Bool,
+    Int,
+    /// `win`, `loss`, `draw`, `none`, or another single word.
+    Word,
+    /// Piece letters, `*` for all, `-` for none.
+    Pieces,
+    /// Squares: `*2`, `a*`, `d4`, `-`.
+    Region,
+    /// Anything else (`p:g s:g`, `q:1`, `KQ`).
+    Text,
+    /// A piece letter, with an optional `:BETZA`.
+    Piece,
+}
+
+pub struct Key {
+    pub name: &'static str,
+    pub status: Status,
+    pub kind: Kind,
+    /// Fairy-Stockfish's default, which a planned key may be given (`all` is every square);
+    /// `None`: any value is refused (deprecated keys that override others).
+    pub default: Option<&'static str>,
+    /// What it is about, for messages and the documentation.
+    pub about: &'static str,
+}
+
+const fn key(
+    name: &'static str,
+    status: Status,
+    kind: Kind,
+    default: Option<&'static str>,
+    about: &'static str,
+) -> Key {
+    Key {
+        name,
+        status,
+        kind,
+        default,
+        about,
+    }
+}
+
+use Kind::*;
+use Status::*;
+
+/// The pattern names of the families.
+pub const PIECE_KEYS: &str = "<piece type> (pawn … centaur, customPiece1 … customPiece25, king)";
+pub const MOBILITY_KEYS: &str = "mobilityRegionWhite<Piece>, mobilityRegionBlack<Piece>";
+
+pub const KEYS: &[Key] = &[
+    key(
+        PIECE_KEYS,
+        Supported,
+        Piece,
+        None,
+        "the piece types and their letters; custom pieces and a custom King in Betza (see the Betza notes)",
+    ),
+    key(
+        "maxRank",
+        Supported,
+        Int,
+        None,
+        "board height (magus: 2 to 26, at most 128 squares)",
+    ),
+    key("maxFile", Supported, Int, None, "board width"),
+    key(
+        "startFen",
+        Supported,
+        Text,
+        None,
+        "the start position; castling rights are checked as Fairy-Stockfish checks them",
+    ),
+    key(
+        "pawnTypes",
+        Supported,
+        Pieces,
+        None,
+        "only the pawn itself (magus's pawn rules belong to the pawn)",
+    ),
+    key(
+        "promotionRegionWhite",
+        Supported,
+        Region,
+        None,
+        "whole ranks; Black's must mirror White's",
+    ),
+    key(
+        "promotionRegionBlack",
+        Supported,
+        Region,
+        None,
+        "whole ranks, the mirror of White's",
+    ),
+    key(
+        "promotionPawnTypes",
+        Supported,
+        Pieces,
+        None,
+        "only the pawn",
+    ),
+    key(
+        "promotionPawnTypesWhite",
+        Supported,
+        Pieces,
+        None,
+        "only the pawn",
+    ),
+    key(
+        "promotionPawnTypesBlack",
+        Supported,
+        Pieces,
+        None,
+        "only the pawn",
+    ),
+    key(
+        "promotionPieceTypes",
+        Supported,
+        Pieces,
+        None,
+        "the same for both sides",
+    ),
+    key(
+        "promotionPieceTypesWhite",
+        Supported,
+        Pieces,
+        None,
+        "the same as Black's",
+    ),
+    key(
+        "promotionPieceTypesBlack",
+        Supported,
+        Pieces,
+        None,
+        "the same as White's",
+    ),
+    key("doubleStep", Supported, Bool, None, "pawn double steps"),
+    key(
+        "doubleStepRegionWhite",
+        Supported,
+        Region,
+        None,
+        "any squares; Black's must mirror White's",
+    ),
+    key(
+        "doubleStepRegionBlack",
+        Supported,
+        Region,
+        None,
+        "the mirror of White's",
+    ),
+    key(
+        "tripleStepRegionWhite",
+        Supported,
+        Region,
+        None,
+        "inside the double-step region; Black's must mirror White's",
+    ),
+    key(
+        "tripleStepRegionBlack",
+        Supported,
+        Region,
+        None,
+        "the mirror of White's",
+    ),
+    key(
+        "enPassantRegion",
+        Supported,
+        Region,
+        None,
+        "every square, or none (no en passant)",
+    ),
+    key(
+        "enPassantRegionWhite",
+        Supported,
+        Region,
+        None,
+        "every square, or none",
+    ),
+    key(
+        "enPassantRegionBlack",
+        Supported,
+        Region,
+        None,
+        "every square, or none",
+    ),
+    key("enPassantTypes", Supported, Pieces, None, "only the pawn"),
+    key(
+        "enPassantTypesWhite",
+        Supported,
+        Pieces,
+        None,
+        "only the pawn",
+    ),
+    key(
+        "enPassantTypesBlack",
+        Supported,
+        Pieces,
+        None,
+        "only the pawn",
+    ),
+    key(
+        "castling",
+        Supported,
+        Bool,
+        None,
+        "castling, with the King and Rook files read off the start position",
+    ),
+    key(
+        "castlingKingsideFile",
+        Supported,
+        Int,
+        None,
+        "the King's file after castling on the King's side",
+    ),
+    key(
+        "castlingQueensideFile",
+        Supported,
+        Int,
+        None,
+        "the King's file after castling on the Queen's side",
+    ),
+    key(
+        "castlingRank",
+        Supported,
+        Int,
+        None,
+        "only 1 (the first rank)",
+    ),
+    key(
+        "castlingKingFile",
+        Supported,
+        Int,
+        None,
+        "read; magus has one King per side, so it never decides",
+    ),
+    key(
+        "castlingKingPiece",
+        Supported,
+        Pieces,
+        None,
+        "only the King",
+    ),
+    key(
+        "castlingKingPieceWhite",
+        Supported,
+        Pieces,
+        None,
+        "only the King",
+    ),
+    key(
+        "castlingKingPieceBlack",
+        Supported,
+        Pieces,
+        None,
+        "only the King",
+    ),
+    key(
+        "castlingRookKingsideFile",
+        Supported,
+        Int,
+        None,
+        "where the search for the King's-side Rook starts",
+    ),
+    key(
+        "castlingRookQueensideFile",
+        Supported,
+        Int,
+        None,
+        "where the search for the Queen's-side Rook starts",
+    ),
+    key(
+        "castlingRookPieces",
+        Supported,
+        Pieces,
+        None,
+        "the pieces a King castles with",
+    ),
+    key(
+        "castlingRookPiecesWhite",
+        Supported,
+        Pieces,
+        None,
+        "the same as Black's",
+    ),
+    key(
+        "castlingRookPiecesBlack",
+        Supported,
+        Pieces,
+        None,
+        "the same as White's",
+    ),
+    key(
+        "nMoveRule",
+        Supported,
+        Int,
+        None,
+        "the 50-move rule (0 to 1000; 0 is off)",
+    ),
+    key(
+        "nMoveRuleTypes",
+        Supported,
+        Pieces,
+        None,
+        "only the pawn (captures reset the count too)",
+    ),
+    key(
+        "nMoveRuleTypesWhite",
+        Supported,
+        Pieces,
+        None,
+        "only the pawn",
+    ),
+    key(
+        "nMoveRuleTypesBlack",
+        Supported,
+        Pieces,
+        None,
+        "only the pawn",
+    ),
+    key(
+        "nFoldRule",
+        Supported,
+        Int,
+        None,
+        "repetitions that draw (0 off, or 2 to 10)",
+    ),
+    key(
+        "stalemateValue",
+        Supported,
+        Word,
+        None,
+        "draw, win or loss for the side that cannot move",
+    ),
+    key(
+        "checkmateValue",
+        Planned,
+        Word,
+        Some("loss"),
+        "checkmate results other than a loss",
+    ),
+    key(
+        "nFoldValue",
+        Planned,
+        Word,
+        Some("draw"),
+        "repetition results other than a draw",
+    ),
+    key(
+        "nFoldValueAbsolute",
+        Planned,
+        Bool,
+        Some("false"),
+        "repetition results",
+    ),
+    key(
+        "mandatoryPawnPromotion",
+        Planned,
+        Bool,
+        Some("true"),
+        "optional pawn promotion",
+    ),
+    key(
+        "chess960",
+        Planned,
+        Bool,
+        Some("false"),
+        "Chess960 castling",
+    ),
+    key(
+        "twoBoards",
+        Planned,
+        Bool,
+        Some("false"),
+        "pieces coming from a partner board (bughouse)",
+    ),
+    key(
+        MOBILITY_KEYS,
+        Planned,
+        Region,
+        Some(""),
+        "squares a piece may not leave (palaces)",
+    ),
+    key(
+        "sittuyinPromotion",
+        Planned,
+        Bool,
+        Some("false"),
+        "Sittuyin promotion",
+    ),
+    key(
+        "promotionLimit",
+        Planned,
+        Text,
+        Some(""),
+        "limits on promoted pieces",
+    ),
+    key(
+        "promotedPieceType",
+        Planned,
+        Text,
+        Some(""),
+        "shogi-style promotion of pieces",
+    ),
+    key(
+        "piecePromotionOnCapture",
+        Planned,
+        Bool,
+        Some("false"),
+        "shogi-style promotion of pieces",
+    ),
+    key(
+        "mandatoryPiecePromotion",
+        Planned,
+        Bool,
+        Some("false"),
+        "shogi-style promotion of pieces",
+    ),
+    key(
+        "pieceDemotion",
+        Planned,
+        Bool,
+        Some("false"),
+        "shogi-style promotion of pieces",
+    ),
+    key(
+        "blastOnCapture",
+        Planned,
+        Bool,
+        Some("false"),
+        "exploding captures (atomic)",
+    ),
+    key(
+        "blastImmuneTypes",
+        Planned,
+        Pieces,
+        Some(""),
+        "exploding captures (atomic)",
+    ),
+    key(
+        "mutuallyImmuneTypes",
+        Planned,
+        Pieces,
+        Some(""),
+        "pieces that cannot take each other",
+    ),
+    key(
+        "petrifyOnCaptureTypes",
+        Planned,
+        Pieces,
+        Some(""),
+        "capturing pieces turned to walls",
+    ),
+    key(
+        "petrifyBlastPieces",
+        Planned,
+        Bool,
+        Some("false"),
+        "capturing pieces turned to walls",
+    ),
+    key(
+        "castlingDroppedPiece",
+        Planned,
+        Bool,
+        Some("false"),
+        "castling with dropped pieces",
+    ),
+    key(
+        "oppositeCastling",
+        Planned,
+        Bool,
+        Some("false"),
+        "castling to the other side than the opponent",
+    ),
+    key(
+        "checking",
+        Planned,
+        Bool,
+        Some("true"),
+        "a game without checks",
+    ),
+    key(
+        "dropChecks",
+        Planned,
+        Bool,
+        Some("true"),
+        "drops of pieces in hand",
+    ),
+    key(
+        "mustCapture",
+        Planned,
+        Bool,
+        Some("false"),
+        "compulsory captures",
+    ),
+    key(
+        "mustDrop",
+        Planned,
+        Bool,
+        Some("false"),
+        "drops of pieces in hand",
+    ),
+    key(
+        "mustDropType",
+        Planned,
+        Pieces,
+        Some("*"),
+        "drops of pieces in hand",
+    ),
+    key(
+        "pieceDrops",
+        Planned,
+        Bool,
+        Some("false"),
+        "drops of pieces in hand",
+    ),
+    key(
+        "dropLoop",
+        Planned,
+        Bool,
+        Some("false"),
+        "drops of pieces in hand",
+    ),
+    key(
+        "capturesToHand",
+        Planned,
+        Bool,
+        Some("false"),
+        "drops of pieces in hand",
+    ),
+    key(
+        "firstRankPawnDrops",
+        Planned,
+        Bool,
+        Some("false"),
+        "drops of pieces in hand",
+    ),
+    key(
+        "promotionZonePawnDrops",
+        Planned,
+        Bool,
+        Some("false"),
+        "drops of pieces in hand",
+    ),
+    key(
+        "enclosingDrop",
+        Planned,
+        Word,
+        Some("none"),
+        "drops that must enclose pieces",
+    ),
+    key(
+        "enclosingDropStart",
+        Planned,
+        Region,
+        Some(""),
+        "drops that must enclose pieces",
+    ),
+    key(
+        "dropRegionWhite",
+        Planned,
+        Region,
+        Some("all"),
+        "drops of pieces in hand",
+    ),
+    key(
+        "dropRegionBlack",
+        Planned,
+        Region,
+        Some("all"),
+        "drops of pieces in hand",
+    ),
+    key(
+        "sittuyinRookDrop",
+        Planned,
+        Bool,
+        Some("false"),
+        "drops of pieces in hand",
+    ),
+    key(
+        "dropOppositeColoredBishop",
+        Planned,
+        Bool,
+        Some("false"),
+        "drops of pieces in hand",
+    ),
+    key(
+        "dropPromoted",
+        Planned,
+        Bool,
+        Some("false"),
+        "drops of pieces in hand",
+    ),
+    key(
+        "dropNoDoubled",
+        Planned,
+        Pieces,
+        Some("-"),
+        "drops of pieces in hand",
+    ),
+    key(
+        "dropNoDoubledCount",
+        Planned,
+        Int,
+        Some("1"),
+        "drops of pieces in hand",
+    ),
+    key(
+        "immobilityIllegal",
+        Planned,
+        Bool,
+        Some("false"),
+        "no moves to squares a piece could never leave",
+    ),
+    key(
+        "gating",
+        Planned,
+        Bool,
+        Some("false"),
+        "gating pieces onto the back rank",
+    ),
+    key(
+        "seirawanGating",
+        Planned,
+        Bool,
+        Some("false"),
+        "gating pieces onto the back rank",
+    ),
+    key(
+        "wallingRule",
+        Planned,
+        Word,
+        Some("none"),
+        "walls placed during the game",
+    ),
+    key(
+        "wallingRegion",
+        Planned,
+        Region,
+        Some("all"),
+        "walls placed during the game",
+    ),
+    key(
+        "wallingRegionWhite",
+        Planned,
+        Region,
+        Some("all"),
+        "walls placed during the game",
+    ),
+    key(
+        "wallingRegionBlack",
+        Planned,
+        Region,
+        Some("all"),
+        "walls placed during the game",
+    ),
+    key(
+        "wallOrMove",
+        Planned,
+        Bool,
+        Some("false"),
+        "walls placed during the game",
+    ),
+    key(
+        "cambodianMoves",
+        Planned,
+        Bool,
+        Some("false"),
+        "Cambodian first moves",
+    ),
+    key(
+        "diagonalLines",
+        Planned,
+        Region,
+        Some(""),
+        "palace diagonals (Janggi)",
+    ),
+    key("pass", Planned, Bool, Some("false"), "passing"),
+    key("passWhite", Planned, Bool, Some("false"), "passing"),
+    key("passBlack", Planned, Bool, Some("false"), "passing"),
+    key("passOnStalemate", Planned, Bool, Some("false"), "passing"),
+    key(
+        "passOnStalemateWhite",
+        Planned,
+        Bool,
+        Some("false"),
+        "passing",
+    ),
+    key(
+        "passOnStalemateBlack",
+        Planned,
+        Bool,
+        Some("false"),
+        "passing",
+    ),
+    key(
+        "makpongRule",
+        Planned,
+        Bool,
+        Some("false"),
+        "the Makpong rule",
+    ),
+    key(
+        "flyingGeneral",
+        Planned,
+        Bool,
+        Some("false"),
+        "facing Kings (Xiangqi)",
+    ),
+    key(
+        "soldierPromotionRank",
+        Planned,
+        Int,
+        Some("1"),
+        "Xiangqi soldiers",
+    ),
+    key(
+        "flipEnclosedPieces",
+        Planned,
+        Word,
+        Some("none"),
+        "flipping enclosed pieces",
+    ),
+    key(
+        "perpetualCheckIllegal",
+        Planned,
+        Bool,
+        Some("false"),
+        "perpetual check rules",
+    ),
+    key(
+        "moveRepetitionIllegal",
+        Planned,
+        Bool,
+        Some("false"),
+        "repetition rules",
+    ),
+    key(
+        "chasingRule",
+        Planned,
+        Word,
+        Some("none"),
+        "chasing rules (Xiangqi)",
+    ),
+    key(
+        "stalematePieceCount",
+        Planned,
+        Bool,
+        Some("false"),
+        "stalemate scored by material",
+    ),
+    key(
+        "shogiPawnDropMateIllegal",
+        Planned,
+        Bool,
+        Some("false"),
+        "drops of pieces in hand",
+    ),
+    key(
+        "shatarMateRule",
+        Planned,
+        Bool,
+        Some("false"),
+        "Shatar mates",
+    ),
+    key(
+        "bikjangRule",
+        Planned,
+        Bool,
+        Some("false"),
+        "bikjang (Janggi)",
+    ),
+    key(
+        "extinctionValue",
+        Planned,
+        Word,
+        Some("none"),
+        "extinction wins and losses",
+    ),
+    key(
+        "extinctionClaim",
+        Planned,
+        Bool,
+        Some("false"),
+        "extinction wins and losses",
+    ),
+    key(
+        "extinctionPseudoRoyal",
+        Planned,
+        Bool,
+        Some("false"),
+        "extinction wins and losses",
+    ),
+    key(
+        "dupleCheck",
+        Planned,
+        Bool,
+        Some("false"),
+        "extinction wins and losses",
+    ),
+    key(
+        "extinctionPieceTypes",
+        Planned,
+        Pieces,
+        Some(""),
+        "extinction wins and losses",
+    ),
+    key(
+        "extinctionPieceCount",
+        Planned,
+        Int,
+        Some("0"),
+        "extinction wins and losses",
+    ),
+    key(
+        "extinctionOpponentPieceCount",
+        Planned,
+        Int,
+        Some("0"),
+        "extinction wins and losses",
+    ),
+    key(
+        "flagPiece",
+        Planned,
+        Pieces,
+        Some("*"),
+        "capture-the-flag wins",
+    ),
+    key(
+        "flagPieceWhite",
+        Planned,
+        Pieces,
+        Some("*"),
+        "capture-the-flag wins",
+    ),
+    key(
+        "flagPieceBlack",
+        Planned,
+        Pieces,
+        Some("*"),
+        "capture-the-flag wins",
+    ),
+    key(
+        "flagRegion",
+        Planned,
+        Region,
+        Some(""),
+        "capture-the-flag wins",
+    ),
+    key(
+        "flagRegionWhite",
+        Planned,
+        Region,
+        Some(""),
+        "capture-the-flag wins",
+    ),
+    key(
+        "flagRegionBlack",
+        Planned,
+        Region,
+        Some(""),
+        "capture-the-flag wins",
+    ),
+    key(
+        "flagPieceCount",
+        Planned,
+        Int,
+        Some("1"),
+        "capture-the-flag wins",
+    ),
+    key(
+        "flagPieceBlockedWin",
+        Planned,
+        Bool,
+        Some("false"),
+        "capture-the-flag wins",
+    ),
+    key(
+        "flagMove",
+        Planned,
+        Bool,
+        Some("false"),
+        "capture-the-flag wins",
+    ),
+    key(
+        "flagPieceSafe",
+        Planned,
+        Bool,
+        Some("false"),
+        "capture-the-flag wins",
+    ),
+    key(
+        "checkCounting",
+        Planned,
+        Bool,
+        Some("false"),
+        "wins by counting checks",
+    ),
+    key("connectN", Planned, Int, Some("0"), "connect-N wins"),
+    key(
+        "connectPieceTypes",
+        Planned,
+        Pieces,
+        Some("*"),
+        "connect-N wins",
+    ),
+    key(
+        "connectHorizontal",
+        Planned,
+        Bool,
+        Some("true"),
+        "connect-N wins",
+    ),
+    key(
+        "connectVertical",
+        Planned,
+        Bool,
+        Some("true"),
+        "connect-N wins",
+    ),
+    key(
+        "connectDiagonal",
+        Planned,
+        Bool,
+        Some("true"),
+        "connect-N wins",
+    ),
+    key(
+        "connectRegion1White",
+        Planned,
+        Region,
+        Some(""),
+        "connect-N wins",
+    ),
+    key(
+        "connectRegion2White",
+        Planned,
+        Region,
+        Some(""),
+        "connect-N wins",
+    ),
+    key(
+        "connectRegion1Black",
+        Planned,
+        Region,
+        Some(""),
+        "connect-N wins",
+    ),
+    key(
+        "connectRegion2Black",
+        Planned,
+        Region,
+        Some(""),
+        "connect-N wins",
+    ),
+    key("connectNxN", Planned, Int, Some("0"), "connect-N wins"),
+    key("collinearN", Planned, Int, Some("0"), "connect-N wins"),
+    key("connectValue", Planned, Word, Some("win"), "connect-N wins"),
+    key(
+        "materialCounting",
+        Planned,
+        Word,
+        Some("none"),
+        "results by counting material",
+    ),
+    key(
+        "adjudicateFullBoard",
+        Planned,
+        Bool,
+        Some("false"),
+        "results by counting material",
+    ),
+    key(
+        "countingRule",
+        Planned,
+        Word,
+        Some("none"),
+        "counting rules (Makruk)",
+    ),
+    key(
+        "castlingWins",
+        Planned,
+        Text,
+        Some("-"),
+        "castling as a win",
+    ),
+    key(
+        "promotionRank",
+        Planned,
+        Int,
+        None,
+        "deprecated form of promotionRegionWhite/Black: write those",
+    ),
+    key(
+        "doubleStepRank",
+        Planned,
+        Int,
+        None,
+        "deprecated form of doubleStepRegionWhite/Black: write those",
+    ),
+    key(
+        "doubleStepRankMin",
+        Planned,
+        Int,
+        None,
+        "deprecated form of doubleStepRegionWhite/Black: write those",
+    ),
+    key(
+        "whiteFlag",
+        Planned,
+        Region,
+        None,
+        "deprecated form of flagRegionWhite",
+    ),
+    key(
+        "blackFlag",
+        Planned,
+        Region,
+        None,
+        "deprecated form of flagRegionBlack",
+    ),
+    key(
+        "castlingRookPiece",
+        Planned,
+        Pieces,
+        None,
+        "deprecated form of castlingRookPieces: write that",
+    ),
+    key(
+        "whiteDropRegion",
+        Planned,
+        Region,
+        None,
+        "deprecated form of dropRegionWhite",
+    ),
+    key(
+        "blackDropRegion",
+        Planned,
+        Region,
+        None,
+        "deprecated form of dropRegionBlack",
+    ),
+    key(
+        "dropOnTop",
+        Planned,
+        Bool,
+        None,
+        "deprecated form of enclosingDrop = top",
+    ),
+    key(
+        "variantTemplate",
+        NotApplicable,
+        Word,
+        None,
+        "which of XBoard's boards to draw; magus sends XBoard its own setup",
+    ),
+    key(
+        "pieceToCharTable",
+        NotApplicable,
+        Text,
+        None,
+        "XBoard's piece images; magus sends its own table",
+    ),
+    key(
+        "pocketSize",
+        NotApplicable,
+        Int,
+        None,
+        "XBoard's holdings (drops are planned)",
+    ),
+    key(
+        "pieceValueMg",
+        NotApplicable,
+        Text,
+        None,
+        "Fairy-Stockfish's piece values; magus estimates its own from the moves",
+    ),
+    key(
+        "pieceValueEg",
+        NotApplicable,
+        Text,
+        None,
+        "Fairy-Stockfish's piece values; magus estimates its own from the moves",
+    ),
+];
+
+/// The entry of a key, families included (`None`: not a Fairy-Stockfish key).
+pub fn lookup(name: &str) -> Option<&'static Key> {
+    if let Some(k) = KEYS.iter().find(|k| k.name == name) {
+        return Some(k);
+    }
+    let family = if super::rules::is_piece_key(name) {
+        PIECE_KEYS
+    } else if super::rules::is_mobility_key(name) {
+        MOBILITY_KEYS
+    } else {
+        return None;
+    };
+    KEYS.iter().find(|k| k.name == family)
+}
+
+impl Status {
+    pub fn word(self) -> &'static str {
+        match self {
+            Supported => "supported",
+            Planned => "planned",
+            NotApplicable => "not applicable",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_is_listed_once() {
+        for (i, k) in KEYS.iter().enumerate() {
+            assert!(
+                !KEYS[..i].iter().any(|o| o.name == k.name),
+                "{} twice",
+                k.name
+            );
+        }
+        assert!(lookup("customPiece7").is_some());
+        assert!(lookup("mobilityRegionWhiteKing").is_some());
+        assert!(lookup("colour").is_none());
+    }
+}
