@@ -321,7 +321,7 @@ pub fn variant_of(game: &PgnGame, registry: &Registry) -> Result<&'static Varian
 pub struct Replay {
     pub game: Game,
     /// The game's end by the rules in its final position, if it is over.
-    pub outcome: Option<crate::rules::end::Outcome>,
+    pub outcome: Option<crate::game::outcome::Outcome>,
 }
 
 impl std::fmt::Debug for Replay {
@@ -400,7 +400,7 @@ pub fn replay(game: &PgnGame, registry: &Registry) -> Result<Replay, ReplayError
         })?;
     }
     let outcome =
-        with_position!(played.position(), p => crate::rules::end::outcome(p, played.hashes()));
+        with_position!(played.position(), p => crate::game::outcome::outcome(p, played.hashes()));
     Ok(Replay {
         game: played,
         outcome,

@@ -1,6 +1,6 @@
 //! Orthodox chess (FIDE Laws): castling conditions and rights, each promotion choice, the
 //! en-passant edge cases, and the end of the game (checkmate, stalemate, the 50-move rule,
-//! threefold repetition, insufficient material) through `magus::rules::end::outcome`.
+//! threefold repetition, insufficient material) through `magus::game::outcome::outcome`.
 //! The Magi equivalents are in `magi_rules.rs`.
 
 mod common;
@@ -10,8 +10,8 @@ use common::{
     sorted,
 };
 use magus::board::Color;
+use magus::game::outcome::{Outcome, Reason, outcome};
 use magus::game::{AnyPosition, Game};
-use magus::rules::end::{Outcome, Reason, outcome};
 use magus::with_position;
 
 fn chess(pieces: &str, fields: &str) -> AnyPosition {

@@ -3,7 +3,7 @@
 
 use magus::board::Color;
 use magus::game::AnyPosition;
-use magus::rules::end::{Outcome, Reason, outcome};
+use magus::game::outcome::{Outcome, Reason, outcome};
 use magus::variant::Registry;
 use magus::with_position;
 

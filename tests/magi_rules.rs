@@ -10,8 +10,8 @@ use common::{
     board, castles_with_attacker, ep_field, legal, moves_from, piece_on, place, play, play_all,
     position, sorted,
 };
+use magus::game::outcome::{Outcome, Reason, outcome};
 use magus::game::{AnyPosition, Game};
-use magus::rules::end::{Outcome, Reason, outcome};
 use magus::with_position;
 
 fn magi(pieces: &str, side: &str) -> AnyPosition {

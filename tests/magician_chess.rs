@@ -14,8 +14,8 @@ use std::sync::OnceLock;
 use magician_reference::Board;
 use magus::board::{Bitboard, Color, MoveKind, Position};
 use magus::game::AnyPosition;
+use magus::game::outcome::{Outcome, Reason};
 use magus::protocol::notation::to_wire;
-use magus::rules::end::{Outcome, Reason};
 use magus::variant::{Registry, Variant};
 
 const START: &str = "rmnknmr/ppp*ppp/*5*/*2*2*/*5*/PPP*PPP/RMNKNMR w KQkq - 0 1";
@@ -730,7 +730,7 @@ fn a_rook_carried_by_a_spell_has_moved() {
 
 fn outcome(pos: &AnyPosition) -> Option<Outcome> {
     let hashes = [pos.hash()];
-    magus::with_position!(pos, p => magus::rules::end::outcome(p, &hashes))
+    magus::with_position!(pos, p => magus::game::outcome::outcome(p, &hashes))
 }
 
 #[test]

@@ -85,9 +85,9 @@ fn replay_file(path: &Path) -> Vec<pgn::PgnGame> {
         );
         if let Some(o) = r.outcome {
             let expected = match o {
-                magus::rules::end::Outcome::Win(Color::White, _) => "1-0",
-                magus::rules::end::Outcome::Win(Color::Black, _) => "0-1",
-                magus::rules::end::Outcome::Draw(_) => "1/2-1/2",
+                magus::game::outcome::Outcome::Win(Color::White, _) => "1-0",
+                magus::game::outcome::Outcome::Win(Color::Black, _) => "0-1",
+                magus::game::outcome::Outcome::Draw(_) => "1/2-1/2",
             };
             assert_eq!(g.result, expected, "the rules agree with the PGN's result");
         }
@@ -1349,4 +1349,68 @@ fn illegal_double_steps_lose_or_are_void() {
     assert_eq!(voided.void, vec![2, 0]);
     assert_eq!(voided.pentanomial[0].pairs(), 0);
     assert_eq!(voided.sprt.unwrap().0, 0.0, "no counted game, no evidence");
+}
+
+/// On a board of eleven ranks XBoard counts ranks from 1 (only a ten-rank board starts at
+/// 0): magus speaking XBoard and the referee's XBoard client follow the one convention, so a
+/// game between two magus XBoard engines on an 8x11 board from a file plays to its end with
+/// no move refused.
+#[test]
+fn xboard_engines_agree_on_an_eleven_rank_board() {
+    let dir = std::env::temp_dir().join(format!("magus-match-tall-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let chess =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/chess.toml"))
+            .unwrap();
+    let tall = chess
+        .replacen("name = \"chess\"", "name = \"tall-chess\"", 1)
+        .replacen("ranks = 8", "ranks = 11", 1)
+        .replacen(
+            "start = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"",
+            "start = \"rnbqkbnr/pppppppp/8/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"",
+            1,
+        )
+        .replacen("promotion_ranks = [8]", "promotion_ranks = [11]", 1);
+    std::fs::write(dir.join("tall.toml"), tall).unwrap();
+    assert_eq!(magus::protocol::xboard::first_rank(11), 1);
+    assert_eq!(magus::protocol::xboard::first_rank(10), 0);
+    let pgn = temp_pgn("tall-xboard");
+    let out = std::process::Command::new(MAGUS)
+        .arg("--variant-path")
+        .arg(&dir)
+        .args([
+            "match",
+            "--variant",
+            "tall-chess",
+            "--engine",
+            "name=a,proto=xboard,arg=xboard",
+            "--engine",
+            "name=b,proto=xboard,arg=xboard",
+        ])
+        .args(["--nodes", "300", "--max-plies", "40", "--pgnout"])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.contains("[Variant \"tall-chess\"]"), "{text}");
+    for bad in [
+        "illegal move",
+        "unparseable move",
+        "protocol error",
+        "crash",
+        "stalled",
+    ] {
+        assert!(!text.contains(bad), "{bad} in {text}");
+    }
+    // Black's moves start on ranks 10 and 11, which the other convention would misread.
+    assert!(
+        text.contains("max length") || text.contains("checkmate"),
+        "{text}"
+    );
 }

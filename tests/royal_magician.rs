@@ -18,9 +18,9 @@ use std::sync::OnceLock;
 
 use magus::board::Position;
 use magus::game::AnyPosition;
+use magus::game::outcome::{Outcome, Reason, outcome};
 use magus::movegen::MoveList;
 use magus::protocol::notation;
-use magus::rules::end::{Outcome, Reason, outcome};
 use magus::variant::{Registry, Variant, parse_variant};
 use reference::Reference;
 

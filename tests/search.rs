@@ -3,8 +3,8 @@
 //! scored as a draw, a stable bench signature.
 
 use magus::board::{Bitboard, Move, Position};
+use magus::game::outcome::{Outcome, Reason, outcome};
 use magus::game::{AnyPosition, Game};
-use magus::rules::end::{Outcome, Reason, outcome};
 use magus::search::time::Limits;
 use magus::search::tt::TranspositionTable;
 use magus::search::{Score, SearchControl, SearchOptions, SearchResult, think};

@@ -1,6 +1,7 @@
 //! The board layer: squares, bitboards, pieces, moves, the compiled variant layout, the
 //! position with its hash, and FEN.
 
+pub mod any;
 pub mod bitboard;
 mod fen;
 pub mod layout;
@@ -10,9 +11,10 @@ pub mod position;
 pub mod square;
 pub mod zobrist;
 
+pub use any::AnyPosition;
 pub use bitboard::Bitboard;
 pub use layout::Layout;
-pub use moves::{Move, MoveKind};
+pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
 pub use piece::{Color, Kind, MAX_KINDS, Piece};
 pub use position::Position;
 pub use square::{Dims, Square};

@@ -8,8 +8,17 @@
 //! bits 25..29  move kind
 //! ```
 
+use arrayvec::ArrayVec;
+
 use super::piece::Kind;
 use super::square::Square;
+
+/// Room for every move of any position: a royal-magician carrier move that triggers a drop
+/// multiplies by up to a hundred drop choices.
+pub const MAX_MOVES: usize = 2048;
+
+/// The moves of a position, as the generator and the rules' mechanics write them.
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 #[repr(u8)]

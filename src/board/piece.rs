@@ -3,8 +3,7 @@
 use std::num::NonZeroU8;
 use std::ops::Not;
 
-/// The most piece kinds one variant may define.
-pub const MAX_KINDS: usize = 16;
+pub use crate::variant::limits::MAX_KINDS;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Color {

@@ -332,6 +332,11 @@ impl<B: Bitboard> Position<B> {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.set_side(!us);
+        debug_assert_eq!(
+            self.hash,
+            self.compute_hash(),
+            "the incremental hash drifted from a recomputation after {m:?}"
+        );
     }
 
     /// Passes the turn (null-move search): only the side and the e.p. state change.

@@ -23,10 +23,7 @@ impl fmt::Debug for Square {
     }
 }
 
-/// The largest board any variant may have.
-pub const MAX_SQUARES: usize = 128;
-/// The widest and tallest board: files are named by one letter.
-pub const MAX_FILES: u8 = 26;
+pub use crate::variant::limits::{MAX_FILES, MAX_SQUARES};
 
 /// Board dimensions, and the square arithmetic that depends on them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,39 +13,11 @@
 //! Ranks count from `first_rank`: 1 for UCI, 0 for XBoard on boards of exactly ten ranks
 //! (`xboard::dialect::first_rank`).
 
-use crate::board::{Bitboard, Move, MoveKind, Position};
+use crate::board::{AnyPosition, Bitboard, Move, MoveKind, Position};
+use crate::game::Game;
+use crate::with_position;
 
-/// Why a text is not a legal move here: the caller decides by the kind, the message says
-/// it to a person.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MoveError {
-    /// Not a move in coordinate notation at all.
-    NotAMove(String),
-    /// A move, but not a legal one in this position.
-    Illegal(String),
-    /// A legal move written without its mandatory side effect (a drop).
-    MissingSideEffect(String),
-}
-
-impl MoveError {
-    pub fn message(&self) -> &str {
-        match self {
-            MoveError::NotAMove(m) | MoveError::Illegal(m) | MoveError::MissingSideEffect(m) => m,
-        }
-    }
-}
-
-impl std::fmt::Display for MoveError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str(self.message())
-    }
-}
-
-impl From<MoveError> for String {
-    fn from(e: MoveError) -> String {
-        e.message().to_string()
-    }
-}
+pub use crate::game::MoveError;
 
 /// The wire form of a move of `pos`.
 pub fn to_wire<B: Bitboard>(pos: &Position<B>, m: Move, first_rank: u8) -> String {
@@ -127,4 +99,73 @@ pub fn parse_wire<B: Bitboard>(
     Err(MoveError::Illegal(format!(
         "'{text}' is not a legal move in this position"
     )))
+}
+
+/// The wire forms of a position of any width (the command line, the protocols and the
+/// referee read and write moves through these).
+impl AnyPosition {
+    /// Perft by root move, with the moves in wire notation.
+    pub fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        with_position!(self, p => crate::movegen::perft::divide(p, depth)
+            .into_iter()
+            .map(|(m, n)| (to_wire(p, m, 1), n))
+            .collect())
+    }
+    /// Perft by root move, calling `each(index, count, wire move, nodes)` as each root move
+    /// finishes (for progress on long runs); returns the total.
+    pub fn divide_each(&self, depth: u32, mut each: impl FnMut(usize, usize, &str, u64)) -> u64 {
+        let depth = depth.max(1);
+        with_position!(self, p => {
+            let moves = p.legal_moves();
+            let mut total = 0;
+            for (i, &m) in moves.iter().enumerate() {
+                let mut next = *p;
+                next.play(m);
+                let n = crate::movegen::perft::perft(&next, depth - 1);
+                total += n;
+                each(i + 1, moves.len(), &to_wire(p, m, 1), n);
+            }
+            total
+        })
+    }
+    /// The legal moves in wire notation (ranks from `first_rank`).
+    pub fn legal_moves_wire(&self, first_rank: u8) -> Vec<String> {
+        with_position!(self, p => p.legal_moves().into_iter().map(|m| to_wire(p, m, first_rank)).collect())
+    }
+    /// Parses a wire move and returns the position after it.
+    pub fn after_wire(&self, text: &str, first_rank: u8) -> Result<(AnyPosition, Move), MoveError> {
+        match self {
+            AnyPosition::Small(p) => {
+                let m = parse_wire(p, text, first_rank)?;
+                let mut next = *p;
+                next.play(m);
+                Ok((AnyPosition::Small(next), m))
+            }
+            AnyPosition::Large(p) => {
+                let m = parse_wire(p, text, first_rank)?;
+                let mut next = *p;
+                next.play(m);
+                Ok((AnyPosition::Large(next), m))
+            }
+        }
+    }
+}
+
+impl Game {
+    /// A game from a FEN and a list of wire moves; on error, nothing is built and the message
+    /// names the first bad move and its number.
+    pub fn from_moves(start: AnyPosition, moves: &[&str], first_rank: u8) -> Result<Game, String> {
+        let mut game = Game::new(start);
+        for (i, text) in moves.iter().enumerate() {
+            game.play_wire(text, first_rank)
+                .map_err(|e| format!("move {} of the list: {e}", i + 1))?;
+        }
+        Ok(game)
+    }
+    /// Plays a wire move; an illegal one changes nothing.
+    pub fn play_wire(&mut self, text: &str, first_rank: u8) -> Result<Move, MoveError> {
+        let m = with_position!(self.position(), p => parse_wire(p, text, first_rank))?;
+        self.play(m)?;
+        Ok(m)
+    }
 }

@@ -11,8 +11,10 @@
 //! Reading accepts the written form, `0` for `O` in castling, missing or extra `+`/`#`,
 //! `!`/`?` annotations, long pawn captures (`e5xd6`, `e5xd5-d6`) and wire notation.
 
+use crate::board::AnyPosition;
 use crate::board::{Bitboard, Move, MoveKind, Position, Square};
 use crate::protocol::notation;
+use crate::with_position;
 
 const HOLE_LETTER: char = 'H';
 
@@ -228,5 +230,35 @@ pub fn parse_san<B: Bitboard>(pos: &Position<B>, text: &str) -> Result<Move, Str
         0 => notation::parse_wire(pos, text, 1)
             .map_err(|_| format!("'{text}' is not a legal move here (SAN or coordinates)")),
         _ => Err(format!("'{text}' is ambiguous here")),
+    }
+}
+
+/// SAN for a position of any width.
+impl crate::board::AnyPosition {
+    /// The SAN of a legal move.
+    pub fn san(&self, m: Move) -> String {
+        with_position!(self, p => to_san(p, m))
+    }
+    /// Reads a move in SAN (or coordinates) and returns the position after it.
+    pub fn after_san(&self, text: &str) -> Result<(AnyPosition, Move), String> {
+        let mut next = *self;
+        let m = with_position!(&mut next, p => {
+            let m = parse_san(p, text)?;
+            p.play(m);
+            m
+        });
+        Ok((next, m))
+    }
+    /// A line of moves in SAN, played out from here.
+    pub fn line_san(&self, moves: &[Move]) -> Vec<String> {
+        let mut pos = *self;
+        moves
+            .iter()
+            .map(|&m| {
+                let text = pos.san(m);
+                with_position!(&mut pos, p => p.play(m));
+                text
+            })
+            .collect()
     }
 }

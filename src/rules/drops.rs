@@ -23,8 +23,8 @@
 
 use arrayvec::ArrayVec;
 
+use crate::board::MoveList;
 use crate::board::{Bitboard, Color, Kind, Layout, Move, MoveKind, Piece, Position, Square};
-use crate::movegen::MoveList;
 use crate::variant::Drops;
 
 pub fn compile<B: Bitboard>(layout: &mut Layout<B>) {

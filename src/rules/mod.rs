@@ -4,14 +4,13 @@
 //! once per node: the orthodox hot paths never pay for a mechanic they do not have.
 
 pub mod drops;
-pub mod end;
 pub mod rank_promotion;
 pub mod spells;
 pub mod swap_in;
 pub mod transference;
 
+use crate::board::MoveList;
 use crate::board::{Bitboard, Color, Layout, Move, Piece, Position, Square};
-use crate::movegen::MoveList;
 
 /// Extends a freshly built layout with the variant's mechanics: extra table entries and the
 /// flags that switch the hooks below on.

@@ -11,9 +11,9 @@
 
 use arrayvec::ArrayVec;
 
+use crate::board::MoveList;
 use crate::board::piece::MAX_KINDS;
 use crate::board::{Bitboard, Color, Kind, Move, MoveKind, Position};
-use crate::movegen::MoveList;
 use crate::variant::{RankPromotion, RankPromotionChoice};
 
 /// The kinds a trigger may produce for the side to move now; empty when none. (No heap:

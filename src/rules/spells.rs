@@ -18,8 +18,8 @@
 //! looks at the King afterwards: that is how a carry of one's own King, or a spell that opens
 //! a Rook's line onto it, is judged.
 
+use crate::board::MoveList;
 use crate::board::{Bitboard, Color, Dims, Layout, Move, MoveKind, Position, Square};
-use crate::movegen::MoveList;
 
 /// Offsets of the holes a caster can enchant: ferz and dabbaba. The set is symmetric, so the
 /// same table read from a hole gives the squares its casters may stand on.

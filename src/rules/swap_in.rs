@@ -6,8 +6,8 @@
 //! Legality needs nothing special: the square stays occupied, so a swap can neither block
 //! nor capture a checker (never legal in check) and never uncovers a line.
 
+use crate::board::MoveList;
 use crate::board::{Bitboard, Color, Kind, Move, MoveKind, Position};
-use crate::movegen::MoveList;
 use crate::variant::SwapIn;
 
 pub fn generate<B: Bitboard>(pos: &Position<B>, rule: &SwapIn, list: &mut MoveList) {

@@ -284,7 +284,6 @@ impl MovePicker<'_> {
 mod tests {
     use super::*;
     use crate::game::AnyPosition;
-    use crate::protocol::notation::parse_wire;
     use crate::variant::Registry;
 
     fn position(variant: &str, fen: &str) -> Position<u64> {
@@ -296,7 +295,16 @@ mod tests {
     }
 
     fn losing(pos: &Position<u64>, wire: &str) -> bool {
-        let m = parse_wire(pos, wire, 1).unwrap();
+        // The legal move between the two squares named (the search knows no notation).
+        let dims = pos.layout().dims;
+        let (from, to) = (&wire[..2], &wire[2..]);
+        let m = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| {
+                dims.parse_square(from) == Some(m.from()) && dims.parse_square(to) == Some(m.to())
+            })
+            .unwrap();
         is_losing_capture(pos, m, captured_value(pos, m))
     }
 

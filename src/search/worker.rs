@@ -153,7 +153,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     }
 
     /// The score of a node the 50-move rule ends, if it does: a draw, unless the move that
-    /// reached the limit mated or stalemated, which ends the game first (as in `rules::end`).
+    /// reached the limit mated or stalemated, which ends the game first (as in `game::outcome`).
     fn fifty_move_score(&self, pos: &Position<B>, ply: usize) -> Option<i32> {
         let fifty = pos.layout().variant.end.fifty_move_plies;
         if fifty == 0 || pos.halfmove_clock() < fifty {

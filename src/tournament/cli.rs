@@ -587,13 +587,13 @@ pub fn run_replay(path: &Path, registry: &Registry) -> Result<(), String> {
                 );
                 if let Some(o) = r.outcome {
                     let expected = match o {
-                        crate::rules::end::Outcome::Win(crate::board::Color::White, _) => "1-0",
-                        crate::rules::end::Outcome::Win(crate::board::Color::Black, _) => "0-1",
-                        crate::rules::end::Outcome::Draw(_) => "1/2-1/2",
+                        crate::game::outcome::Outcome::Win(crate::board::Color::White, _) => "1-0",
+                        crate::game::outcome::Outcome::Win(crate::board::Color::Black, _) => "0-1",
+                        crate::game::outcome::Outcome::Draw(_) => "1/2-1/2",
                     };
                     let reason = match o {
-                        crate::rules::end::Outcome::Win(_, r)
-                        | crate::rules::end::Outcome::Draw(r) => r.describe(),
+                        crate::game::outcome::Outcome::Win(_, r)
+                        | crate::game::outcome::Outcome::Draw(r) => r.describe(),
                     };
                     line += &format!("; the rules end it by {reason}, {expected}");
                     if g.result != expected {

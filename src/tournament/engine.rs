@@ -615,12 +615,12 @@ impl Engine {
         self.sync(deadline).map_err(|f| self.fault_text(f, "pong"))
     }
 
-    /// Ranks counted from 0 on boards of ten ranks or more in XBoard (as XBoard does), else 1.
+    /// The first rank's number in the engine's protocol: XBoard's convention
+    /// (`xboard::dialect::first_rank`), 1 in UCI.
     pub fn first_rank(&self, ranks: u8) -> u8 {
-        if self.spec.proto == Protocol::Xboard && ranks >= 10 {
-            0
-        } else {
-            1
+        match self.spec.proto {
+            Protocol::Xboard => crate::protocol::xboard::dialect::first_rank(ranks),
+            Protocol::Uci => 1,
         }
     }
 

@@ -10,14 +10,14 @@ use super::interrupt::StopFlag;
 use super::openings::Opening;
 use super::payoff::{Offer, OfferKind, Payoff, PayoffEnd, PayoffRules};
 use crate::board::Color;
+use crate::game::outcome::{Outcome, Reason};
 use crate::game::{AnyPosition, Game};
-use crate::rules::end::{Outcome, Reason};
 use crate::variant::Variant;
 use crate::with_position;
 
 /// The game's end by the variant's rules, if it is over.
 pub fn rules_outcome(game: &Game) -> Option<Outcome> {
-    with_position!(game.position(), p => crate::rules::end::outcome(p, game.hashes()))
+    with_position!(game.position(), p => crate::game::outcome::outcome(p, game.hashes()))
 }
 
 fn side_to_move(pos: &AnyPosition) -> Color {
@@ -237,12 +237,16 @@ impl Notations {
 }
 
 /// Reads an engine's move: its own notation first, SAN as a fallback.
-fn read_move(pos: &AnyPosition, text: &str, first_rank: u8) -> Result<crate::board::Move, String> {
+fn read_move(
+    pos: &AnyPosition,
+    text: &str,
+    first_rank: u8,
+) -> Result<crate::board::Move, crate::game::MoveError> {
     match pos.after_wire(text, first_rank) {
         Ok((_, m)) => Ok(m),
         Err(wire_err) => match pos.after_san(text) {
             Ok((_, m)) => Ok(m),
-            Err(_) => Err(wire_err.into()),
+            Err(_) => Err(wire_err),
         },
     }
 }
@@ -509,10 +513,9 @@ pub fn play_game(
                 Ok(m) => m,
                 Err(e) => {
                     faulty[ui] = true;
-                    let termination = if e.contains("not a move") {
-                        "unparseable move"
-                    } else {
-                        "illegal move"
+                    let termination = match e {
+                        crate::game::MoveError::NotAMove(_) => "unparseable move",
+                        _ => "illegal move",
                     };
                     break 'game loss(us, termination, format!("{who}: {e}"), move_no);
                 }

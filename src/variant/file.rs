@@ -7,12 +7,11 @@ use serde::Deserialize;
 
 use super::betza;
 use super::definitions::Problem;
+use super::limits::{MAX_FILES, MAX_KINDS, MAX_SQUARES};
 use super::{
     CastleSide, Castling, Coord, EnPassant, EndRules, Mechanics, MultiStep, PawnRules, PieceDef,
     Role, Stalemate, Variant,
 };
-use crate::board::piece::MAX_KINDS;
-use crate::board::square::{MAX_FILES, MAX_SQUARES};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

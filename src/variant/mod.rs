@@ -7,6 +7,7 @@ pub mod builtin;
 pub mod definitions;
 mod file;
 pub mod fsf;
+pub mod limits;
 pub mod registry;
 
 pub use file::{line_of_key, parse_variant, read_toml};

@@ -6,8 +6,8 @@ use std::time::Duration;
 use crate::board::Color;
 use crate::board::{Bitboard, Move, MoveKind, Position, Square};
 use crate::game::AnyPosition;
+use crate::game::outcome::{Outcome, Reason};
 use crate::protocol::notation::{self, MoveError};
-use crate::rules::end::{Outcome, Reason};
 use crate::search::{Report, Score};
 use crate::variant::Variant;
 

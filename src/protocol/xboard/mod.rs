@@ -20,11 +20,11 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use crate::board::{Color, Move};
+use crate::game::outcome::outcome;
 use crate::game::{AnyPosition, Game};
 use crate::protocol::definitions::{self, DefinitionCommands, Dialect};
 use crate::protocol::notation::MoveError;
 use crate::protocol::uci::{ENGINE_NAME, Output, PAYOFF_STALEMATE_BONUS, max_threads, say};
-use crate::rules::end::outcome;
 use crate::search::engine::{Engine, EngineHandle};
 use crate::search::time::Limits;
 use crate::search::{Report, Score, SearchControl, SearchResult};

@@ -9,8 +9,8 @@ use super::keys::{self, Kind};
 use super::pieces::{self, KING, PAWN, ROYAL_SLOT, TypeId};
 use super::region::Region;
 use super::rules::{ALL, Rules, TypeSet};
-use crate::board::piece::MAX_KINDS;
 use crate::variant::definitions::Problem;
+use crate::variant::limits::MAX_KINDS;
 
 /// What the translation of one section produced.
 pub struct Translation {

@@ -77,7 +77,9 @@ pub fn repetitions<B: Bitboard>(pos: &Position<B>, hashes: &[u64]) -> usize {
 pub fn insufficient_material<B: Bitboard>(pos: &Position<B>) -> bool {
     let layout = pos.layout();
     let variant = layout.variant;
-    if variant.end.insufficient_material.is_empty() || pos.holes().any() || super::reserve_left(pos)
+    if variant.end.insufficient_material.is_empty()
+        || pos.holes().any()
+        || crate::rules::reserve_left(pos)
     {
         return false;
     }

@@ -1,0 +1,96 @@
+//! A position of any variant, whatever the width of its bitboards: the type the protocols,
+//! the command line and the referee hold. Below it everything is generic over the bitboard;
+//! `with_position!` runs the same code on either width. The compiled layouts of the variants
+//! are kept here, one per variant and width.
+
+use std::sync::Mutex;
+
+use super::{Bitboard, Layout, Position};
+use crate::variant::Variant;
+
+/// A position on a board of up to 64 squares (`Small`) or up to 128 (`Large`).
+#[derive(Clone, Copy)]
+pub enum AnyPosition {
+    Small(Position<u64>),
+    Large(Position<u128>),
+}
+
+/// Runs the same code on either width: `with_position!(any, pos => pos.hash())`.
+#[macro_export]
+macro_rules! with_position {
+    ($any:expr, $pos:ident => $body:expr) => {
+        match $any {
+            $crate::board::AnyPosition::Small($pos) => $body,
+            $crate::board::AnyPosition::Large($pos) => $body,
+        }
+    };
+}
+
+/// The compiled layouts, one per variant definition and width, built on first use and kept
+/// for the whole run.
+fn layout_for<B: Bitboard>(
+    variant: &'static Variant,
+    cache: &Mutex<Vec<(usize, &'static Layout<B>)>>,
+) -> &'static Layout<B> {
+    let key = variant as *const Variant as usize;
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&(_, layout)) = cache.iter().find(|(k, _)| *k == key) {
+        return layout;
+    }
+    let layout: &'static Layout<B> = Box::leak(Box::new(Layout::new(variant)));
+    cache.push((key, layout));
+    layout
+}
+
+static SMALL: Mutex<Vec<(usize, &'static Layout<u64>)>> = Mutex::new(Vec::new());
+static LARGE: Mutex<Vec<(usize, &'static Layout<u128>)>> = Mutex::new(Vec::new());
+
+impl AnyPosition {
+    /// Reads a FEN of a variant (`None`: its start position).
+    pub fn from_fen(variant: &'static Variant, fen: Option<&str>) -> Result<AnyPosition, String> {
+        let fen = fen.unwrap_or(&variant.start_fen);
+        if variant.squares() <= 64 {
+            Position::from_fen(layout_for(variant, &SMALL), fen).map(AnyPosition::Small)
+        } else {
+            Position::from_fen(layout_for(variant, &LARGE), fen).map(AnyPosition::Large)
+        }
+    }
+
+    pub fn variant(&self) -> &'static Variant {
+        with_position!(self, p => p.layout().variant)
+    }
+    pub fn to_fen(&self) -> String {
+        with_position!(self, p => p.to_fen())
+    }
+    pub fn hash(&self) -> u64 {
+        with_position!(self, p => p.hash())
+    }
+    pub fn in_check(&self) -> bool {
+        with_position!(self, p => p.in_check())
+    }
+    /// The legal moves.
+    pub fn legal_moves(&self) -> Vec<super::Move> {
+        with_position!(self, p => p.legal_moves().to_vec())
+    }
+    /// The position after a move (the caller knows it is legal here).
+    pub fn after(&self, m: super::Move) -> AnyPosition {
+        let mut next = *self;
+        with_position!(&mut next, p => p.play(m));
+        next
+    }
+}
+
+/// Checks a variant before it is accepted: its layout compiles and its start position reads.
+pub fn check_variant(variant: &Variant) -> Result<(), String> {
+    // The checked copy is leaked like every accepted variant; a refused one is small.
+    let leaked: &'static Variant = Box::leak(Box::new(variant.clone()));
+    AnyPosition::from_fen(leaked, None)
+        .map(|_| ())
+        .map_err(|e| format!("key 'start': {e}"))
+}
+
+impl std::fmt::Debug for AnyPosition {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "AnyPosition({})", self.to_fen())
+    }
+}
