@@ -13,6 +13,7 @@
 //! - `protocol`: the wire notation and SAN, UCI, XBoard, variant definitions over the wire;
 //!   `pgn`; `diagram`;
 //! - `tournament`: the referee, a client of the protocols;
+//! - `tune`: self-play data and the fitting of the evaluation's weights (Texel tuning);
 //! - the command line (`main.rs`) and the other front ends on top.
 
 pub mod board;
@@ -25,4 +26,5 @@ pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod tournament;
+pub mod tune;
 pub mod variant;

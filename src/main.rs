@@ -93,6 +93,8 @@ enum Command {
         output: Option<PathBuf>,
     },
     Match(Box<magus::tournament::cli::MatchArgs>),
+    Datagen(Box<magus::tune::cli::DatagenArgs>),
+    Tune(Box<magus::tune::cli::TuneArgs>),
     /// Check every move of the games of a PGN file; report the first illegal one.
     Replay {
         /// The PGN file.
@@ -208,6 +210,8 @@ fn main() -> ExitCode {
                 Err(e) => Err(e),
             }
         }
+        Some(Command::Datagen(args)) => magus::tune::cli::run_datagen(&args, &registry),
+        Some(Command::Tune(args)) => magus::tune::cli::run_tune(&args, &registry),
         Some(Command::Replay { file }) => magus::tournament::cli::run_replay(&file, &registry),
         Some(Command::Variants) => {
             for v in registry.all() {

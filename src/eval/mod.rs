@@ -4,17 +4,21 @@
 //! each piece's moves, so file-defined pieces get sensible ones); mobility of sliding pieces;
 //! King safety (attacks on the King's zone, pawn shield); pawn structure (passed, isolated,
 //! doubled); threats (pieces attacked by lesser ones); and each variant's own terms
-//! (`variant_terms.rs`). Weights: `params.rs`. Middlegame and endgame scores are tapered by
-//! the non-pawn material left. Every term but material and tempo can be switched off
-//! ([`TermSet`]), to measure in games what it is worth.
+//! (`variant_terms.rs`). Weights: each variant's `[eval]` section (`variant::weights`), read
+//! into `params.rs`. Middlegame and endgame scores are tapered by the non-pawn material left.
+//! Every term but material and tempo can be switched off ([`TermSet`]), to measure in games
+//! what it is worth. The same code traces the evaluation's linear form (`trace.rs`), which
+//! the tuner fits.
 
 mod params;
 mod tables;
+mod trace;
 mod variant_terms;
 
 use crate::board::{Bitboard, Color, Kind, MAX_KINDS, Position};
-pub use params::Params;
+pub use params::{NO_WEIGHT, Params, W};
 pub use tables::EvalTables;
+pub use trace::{Trace, trace};
 
 /// Which evaluation the search uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -89,10 +93,25 @@ impl Default for TermSet {
     }
 }
 
-/// Where terms go: summed for the search, kept apart for `eval`.
+/// Where terms go: summed for the search, kept apart for `eval`, traced for the tuner.
 pub(crate) trait Sink {
+    /// Whether the sink wants the weights' counts ([`Sink::count`], [`Sink::fixed`]): only
+    /// the trace does, and for the others the code that computes them compiles away.
+    const TRACING: bool = false;
+
     fn add(&mut self, term: TermId, color: Color, mg: i32, eg: i32);
+
+    /// `color` has `mg` (middlegame) and `eg` (endgame) times the weight `w` in its sums.
+    #[inline(always)]
+    fn count(&mut self, _w: W, _color: Color, _mg: f32, _eg: f32) {}
+
+    /// `color` has a part that no weight multiplies (a capped term at its cap).
+    #[inline(always)]
+    fn fixed(&mut self, _color: Color, _mg: f32, _eg: f32) {}
 }
+
+/// The largest King danger, in centipawns: past it the attack units count no more.
+const KING_DANGER_CAP: i32 = 600;
 
 #[derive(Default)]
 struct Sum {
@@ -190,7 +209,7 @@ pub fn evaluate_fast<B: Bitboard>(pos: &Position<B>, tables: &EvalTables<B>) -> 
         }
     }
     let white = tables.taper(mg, eg, phase.min(tables.total_phase));
-    let tempo = tables.params.tempo;
+    let tempo = tables.params.tempo.mg;
     if pos.side() == Color::White {
         white + tempo
     } else {
@@ -284,6 +303,12 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
                 tables.endgame_values[k],
             );
             sink.add(TermId::Placement, color, pst_mg, pst_eg);
+            if S::TRACING {
+                sink.count(params.material[k], color, 1.0, 1.0);
+                for &(w, mg, eg) in tables.placement_features(kind, color, sq) {
+                    sink.count(w, color, mg, eg);
+                }
+            }
             phase += tables.phase_weight[k];
             if layout.is_pawn[k] {
                 attacks_by_kind[c][k] |= layout.capture_leaps(kind, color, sq);
@@ -303,13 +328,12 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
                 reach += (ray & !pos.color_bb(color)).count() as i32;
             }
             if !layout.slides(kind, color).is_empty() {
-                let expected = tables.half_reach[k];
-                sink.add(
-                    TermId::Mobility,
-                    color,
-                    (reach - expected) * params.mobility.0,
-                    (reach - expected) * params.mobility.1,
-                );
+                let beyond = reach - tables.half_reach[k];
+                let w = params.mobility[k];
+                sink.add(TermId::Mobility, color, beyond * w.mg, beyond * w.eg);
+                if S::TRACING {
+                    sink.count(w, color, beyond as f32, beyond as f32);
+                }
             }
             attacks_by_kind[c][k] |= attacks;
             let on_zone = (attacks & zones[them.index()]).count() as i32;
@@ -323,17 +347,30 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
     for color in Color::BOTH {
         let c = color.index();
         let units = attack_units[(!color).index()];
-        let danger = (units * units * params.king_attack_unit / 64).min(600);
+        let squared = units * units;
+        let danger = (squared * params.king_attack.mg / 64).min(KING_DANGER_CAP);
         let mut shield = 0;
         if let Some(pawn) = layout.pawn {
             shield = (pos.pieces(color, pawn) & tables.shield_zone(color, kings[c])).count() as i32;
         }
+        let w = params.pawn_shield;
         sink.add(
             TermId::KingSafety,
             color,
-            -danger + shield * params.pawn_shield,
-            -danger / 4,
+            -danger + shield * w.mg,
+            -danger / 4 + shield * w.eg,
         );
+        if S::TRACING {
+            sink.count(w, color, shield as f32, shield as f32);
+            // Linear in the weight below the cap; at the cap, a part no weight moves.
+            if danger < KING_DANGER_CAP {
+                let per_unit = squared as f32 / 64.0;
+                sink.count(params.king_attack, color, -per_unit, -per_unit / 4.0);
+            } else {
+                let cap = KING_DANGER_CAP as f32;
+                sink.fixed(color, -cap, -cap / 4.0);
+            }
+        }
     }
 
     if let Some(pawn) = layout.pawn {
@@ -341,7 +378,11 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
     }
     threats(pos, tables, &attacks_by_kind, sink);
     variant_terms::add(pos, tables, sink);
-    sink.add(TermId::Tempo, pos.side(), params.tempo, params.tempo / 2);
+    let tempo = params.tempo;
+    sink.add(TermId::Tempo, pos.side(), tempo.mg, tempo.eg);
+    if S::TRACING {
+        sink.count(tempo, pos.side(), 1.0, 1.0);
+    }
     phase.min(tables.total_phase)
 }
 
@@ -354,7 +395,7 @@ fn threats<B: Bitboard, S: Sink>(
     sink: &mut S,
 ) {
     let king = pos.layout().king;
-    let (mg, eg) = tables.params.threat_by_lesser;
+    let w = tables.params.threat_by_lesser;
     for color in Color::BOTH {
         let by = &attacks_by_kind[color.index()];
         // Kinds in rising value: `lesser` holds the attacks of every kind worth less than
@@ -364,7 +405,7 @@ fn threats<B: Bitboard, S: Sink>(
         let mut group_value = i32::MIN;
         let mut count = 0;
         for &kind in &tables.kinds_by_value {
-            let value = tables.values[kind.index()];
+            let value = tables.declared[kind.index()];
             if value != group_value {
                 lesser |= group;
                 group = B::EMPTY;
@@ -376,7 +417,10 @@ fn threats<B: Bitboard, S: Sink>(
             }
         }
         if count > 0 {
-            sink.add(TermId::Threats, color, count * mg, count * eg);
+            sink.add(TermId::Threats, color, count * w.mg, count * w.eg);
+            if S::TRACING {
+                sink.count(w, color, count as f32, count as f32);
+            }
         }
     }
 }
@@ -396,32 +440,35 @@ fn pawn_structure<B: Bitboard, S: Sink>(
             let file = dims.file(sq) as usize;
             if (theirs & tables.passed_mask(color, sq)).is_empty() {
                 let progress = tables.progress(color, sq);
+                let w = params.passed_pawn;
                 sink.add(
                     TermId::Pawns,
                     color,
-                    params.passed_pawn.0 * progress / 100,
-                    params.passed_pawn.1 * progress / 100,
+                    w.mg * progress / 100,
+                    w.eg * progress / 100,
                 );
+                if S::TRACING {
+                    let share = progress as f32 / 100.0;
+                    sink.count(w, color, share, share);
+                }
             }
             if (ours & tables.adjacent_files[file]).is_empty() {
-                sink.add(
-                    TermId::Pawns,
-                    color,
-                    params.isolated_pawn.0,
-                    params.isolated_pawn.1,
-                );
+                let w = params.isolated_pawn;
+                sink.add(TermId::Pawns, color, w.mg, w.eg);
+                if S::TRACING {
+                    sink.count(w, color, 1.0, 1.0);
+                }
             }
             let ahead = ours & tables.front_span(color, sq);
             // A pawn still where the setup put it behind another (Magi's d2/d3 and g2/g3,
             // whose first moves can pass one another's squares) is not a weakness.
             let setup = tables.setup_pawns[color.index()];
             if ahead.any() && !(setup.has(sq) && (ahead & !setup).is_empty()) {
-                sink.add(
-                    TermId::Pawns,
-                    color,
-                    params.doubled_pawn.0,
-                    params.doubled_pawn.1,
-                );
+                let w = params.doubled_pawn;
+                sink.add(TermId::Pawns, color, w.mg, w.eg);
+                if S::TRACING {
+                    sink.count(w, color, 1.0, 1.0);
+                }
             }
         }
     }

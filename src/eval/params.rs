@@ -1,78 +1,121 @@
-//! Every weight of the evaluation, in one place per variant. Centipawns; `(middlegame,
-//! endgame)` pairs are tapered by the game phase.
+//! The weights as the evaluation reads them: each variant's weights (its `[eval]` section,
+//! `variant::weights`) picked into named fields once per variant, each with its index among
+//! the variant's weights so that a trace can say which weight a term's count multiplies.
+//! Centipawns; `mg`/`eg` are blended by the game phase.
 
 use crate::variant::Variant;
+use crate::variant::weights::Weights;
+
+/// The index of no weight: a term the variant does not have.
+pub const NO_WEIGHT: u16 = u16::MAX;
+
+/// One weight: its middlegame and endgame values (the same for a single weight) and its
+/// index in the variant's list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct W {
+    pub mg: i32,
+    pub eg: i32,
+    pub id: u16,
+}
+
+impl Default for W {
+    fn default() -> Self {
+        W {
+            mg: 0,
+            eg: 0,
+            id: NO_WEIGHT,
+        }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct Params {
-    pub tempo: i32,
-    /// Per square a sliding piece attacks beyond half its empty-board reach.
-    pub mobility: (i32, i32),
-    /// Per unit of enemy attack on the King's zone (squared, then scaled).
-    pub king_attack_unit: i32,
+    pub tempo: W,
+    /// Per kind (none for the King).
+    pub material: Vec<W>,
+    /// Per kind that leaps: percent of its derived placement table.
+    pub placement: Vec<W>,
+    /// Pawn placement: per rank advanced, on a centre file.
+    pub pawn_advance: W,
+    pub pawn_centre: W,
+    /// King placement: on its first rank, per rank advanced, per square from the centre.
+    pub king_home: W,
+    pub king_advance: W,
+    pub king_centre_distance: W,
+    /// Per kind that slides: per square it attacks beyond half its empty-board reach.
+    pub mobility: Vec<W>,
+    /// Per unit of enemy attack on the King's zone (squared, then / 64); single.
+    pub king_attack: W,
     /// Per own pawn in front of the King (its file and the two next to it, two ranks ahead).
-    pub pawn_shield: i32,
-    /// Passed pawn by how far it has come (0 = its start rank, 1 = the last).
-    pub passed_pawn: (i32, i32),
-    pub isolated_pawn: (i32, i32),
-    pub doubled_pawn: (i32, i32),
+    pub pawn_shield: W,
+    /// Passed pawn by how far it has come (0 = its start rank, 100 % = the last but one).
+    pub passed_pawn: W,
+    pub isolated_pawn: W,
+    pub doubled_pawn: W,
     /// Per enemy piece attacked by a piece of ours worth less.
-    pub threat_by_lesser: (i32, i32),
-    /// Deathmatch: a Bishop that can still become a Magician.
-    pub unswapped_bishop: i32,
+    pub threat_by_lesser: W,
+    /// Deathmatch: a piece that can still swap in (a Bishop that can become a Magician).
+    pub unswapped: W,
     /// Deathmatch: a Magician with a pawn one (or two) moves from the promotion rank.
-    pub magician_upgrade_near: i32,
-    pub magician_upgrade_far: i32,
-    /// Magician Chess: a piece an enemy spell can drop, as a fraction (1/n) of its value.
-    pub droppable_divisor: i32,
+    pub upgrade_near: W,
+    pub upgrade_far: W,
+    /// Magician Chess: a piece an enemy spell can drop, per mille of its declared value.
+    pub droppable: W,
     /// Magician Chess: per hole in reach of one's own casters.
-    pub hole_control: i32,
-    /// Royal Magician's Chess: a reserve piece is worth this share (percent) of its value,
-    /// plus `reserve_closeness` percent per rank its carrier has already come.
-    pub reserve_share: i32,
-    pub reserve_closeness: i32,
+    pub hole_control: W,
+    /// Royal Magician's Chess (single): a reserve piece is worth this share (percent) of its
+    /// material, plus `reserve_closeness` percent per rank its carrier has already come.
+    pub reserve_share: W,
+    pub reserve_closeness: W,
 }
 
-/// The parameters of a variant: the orthodox set, adjusted for the variant's mechanics.
-pub fn for_variant(variant: &Variant) -> Params {
-    let mut p = Params {
-        tempo: 10,
-        mobility: (3, 4),
-        king_attack_unit: 6,
-        pawn_shield: 8,
-        passed_pawn: (60, 130),
-        isolated_pawn: (-8, -14),
-        doubled_pawn: (-8, -18),
-        threat_by_lesser: (30, 20),
-        unswapped_bishop: 0,
-        magician_upgrade_near: 0,
-        magician_upgrade_far: 0,
-        droppable_divisor: 0,
-        hole_control: 0,
-        reserve_share: 0,
-        reserve_closeness: 0,
-    };
-    let mechanics = &variant.mechanics;
-    if mechanics.swap_in.is_some() {
-        p.unswapped_bishop = 12;
+impl Params {
+    /// The parameters of a variant, from its weights.
+    pub fn of(variant: &Variant) -> Params {
+        let weights = &variant.weights;
+        let get = |key: &str| lookup(weights, key);
+        let per_kind = |section: &str| -> Vec<W> {
+            variant
+                .pieces
+                .iter()
+                .map(|p| get(&format!("{section}.{}", p.letter)))
+                .collect()
+        };
+        Params {
+            tempo: get("tempo"),
+            material: per_kind("material"),
+            placement: per_kind("placement"),
+            pawn_advance: get("placement.pawn_advance"),
+            pawn_centre: get("placement.pawn_centre"),
+            king_home: get("placement.king_home"),
+            king_advance: get("placement.king_advance"),
+            king_centre_distance: get("placement.king_centre_distance"),
+            mobility: per_kind("mobility"),
+            king_attack: get("king_safety.attack"),
+            pawn_shield: get("king_safety.pawn_shield"),
+            passed_pawn: get("pawns.passed"),
+            isolated_pawn: get("pawns.isolated"),
+            doubled_pawn: get("pawns.doubled"),
+            threat_by_lesser: get("threats.by_lesser"),
+            unswapped: get("swap_in.unswapped"),
+            upgrade_near: get("rank_promotion.near"),
+            upgrade_far: get("rank_promotion.far"),
+            droppable: get("spells.droppable"),
+            hole_control: get("spells.hole_control"),
+            reserve_share: get("drops.reserve_share"),
+            reserve_closeness: get("drops.reserve_closeness"),
+        }
     }
-    if mechanics.rank_promotion.is_some() {
-        p.magician_upgrade_near = 60;
-        p.magician_upgrade_far = 25;
+}
+
+/// A weight by key; a variant without it weighs nothing there.
+fn lookup(weights: &Weights, key: &str) -> W {
+    match weights.index(key) {
+        Some(i) => W {
+            mg: weights.list[i].value[0],
+            eg: weights.list[i].value[1],
+            id: i as u16,
+        },
+        None => W::default(),
     }
-    if mechanics.spells.is_some() {
-        p.droppable_divisor = 6;
-        p.hole_control = 4;
-        // Holes shelter a King better than pawns can on 7x7.
-        p.pawn_shield = 5;
-    }
-    if mechanics.drops.is_some() {
-        p.reserve_share = 70;
-        p.reserve_closeness = 8;
-    }
-    if variant.files as usize * variant.ranks as usize > 64 {
-        // On 10x10 sliders have more room: a square of mobility is worth a little less.
-        p.mobility = (2, 3);
-    }
-    p
 }

@@ -4,19 +4,30 @@
 use std::any::Any;
 use std::sync::Mutex;
 
-use super::params::{self, Params};
+use arrayvec::ArrayVec;
+
+use super::params::{Params, W};
 use crate::board::{Bitboard, Color, Kind, Layout, Position, Square};
 use crate::variant::Role;
 
+/// What a placement bonus is made of: up to three weights, each with what multiplies it in
+/// the middlegame and in the endgame (for the trace of the evaluation's linear form).
+pub type PlacementFeatures = ArrayVec<(W, f32, f32), 3>;
+
 pub struct EvalTables<B: Bitboard> {
     pub params: Params,
-    /// Piece values by kind: the variant's (middlegame) and the endgame's.
+    /// Material by kind, middlegame and endgame (the weights `material.*`).
     pub values: Vec<i32>,
     pub endgame_values: Vec<i32>,
+    /// The pieces' declared values (the variant file's `value`): what ranks the pieces for
+    /// the threats, and weighs their attacks on a King.
+    pub declared: Vec<i32>,
     squares: usize,
     /// `[(kind * 2 + colour) * squares + square]`: placement bonus, middlegame and endgame.
     mg: Vec<i32>,
     eg: Vec<i32>,
+    /// The same places: the weights each bonus is made of, with their counts.
+    features: Vec<PlacementFeatures>,
     pub phase_weight: Vec<i32>,
     pub total_phase: i32,
     /// Half of a sliding kind's average empty-board reach: the mobility it is expected to have.
@@ -66,10 +77,11 @@ impl<B: Bitboard> EvalTables<B> {
         let usable: Vec<usize> = (0..squares)
             .filter(|&s| !start_holes.has(Square::new(s as u8)))
             .collect();
+        let params = Params::of(variant);
         let mut mg = vec![0; kinds * 2 * squares];
         let mut eg = vec![0; kinds * 2 * squares];
+        let mut features = vec![PlacementFeatures::new(); kinds * 2 * squares];
         let mut half_reach = vec![0; kinds];
-        let mut endgame_values: Vec<i32> = variant.pieces.iter().map(|p| p.value).collect();
         let center_file = (dims.files as f64 - 1.0) / 2.0;
         let center_rank = (dims.ranks as f64 - 1.0) / 2.0;
         let relative = |color: Color, sq: Square| -> i32 {
@@ -93,46 +105,56 @@ impl<B: Bitboard> EvalTables<B> {
                 let mean_slides = usable.iter().map(|&s| reach[s].1).sum::<i32>() as f64
                     / usable.len().max(1) as f64;
                 half_reach[k] = (mean_slides / 2.0).round() as i32;
-                // In the endgame a pawn is nearer to promoting: it gains 15 % on the pieces.
-                let percent = match def.role {
-                    Role::Pawn => 115.0,
-                    Role::King | Role::Ordinary => 100.0,
-                };
-                endgame_values[k] = (def.value as f64 * percent / 100.0).round() as i32;
                 for (s, &(all_reach, slide_reach)) in reach.iter().enumerate() {
                     let sq = Square::new(s as u8);
                     let file = dims.file(sq) as f64;
                     let rank = dims.rank(sq) as f64;
                     let rel = relative(color, sq);
-                    let centrality = -((file - center_file).abs() + (rank - center_rank).abs());
+                    let distance = (file - center_file).abs() + (rank - center_rank).abs();
+                    let mut parts = PlacementFeatures::new();
                     let (m, e) = match def.role {
                         Role::Pawn => {
                             let advance = rel - 1;
-                            let central = if (file - center_file).abs() < 1.0 {
-                                8
-                            } else {
-                                0
-                            };
-                            (advance * 3 + central, advance * 4)
+                            let central = ((file - center_file).abs() < 1.0) as i32;
+                            let (a, c) = (params.pawn_advance, params.pawn_centre);
+                            parts.push((a, advance as f32, advance as f32));
+                            parts.push((c, central as f32, central as f32));
+                            (advance * a.mg + central * c.mg, advance * a.eg + central * c.eg)
                         }
                         Role::King => {
-                            let home = if rel == 0 { 10 } else { -12 * rel };
-                            (home - centrality as i32, (centrality * 8.0) as i32)
+                            // At home in the middlegame, central in the endgame.
+                            let home = (rel == 0) as i32;
+                            let (h, a, d) = (
+                                params.king_home,
+                                params.king_advance,
+                                params.king_centre_distance,
+                            );
+                            parts.push((h, home as f32, home as f32));
+                            parts.push((a, rel as f32, rel as f32));
+                            parts.push((d, distance as f32, distance as f32));
+                            (
+                                home * h.mg + rel * a.mg + (distance * d.mg as f64) as i32,
+                                home * h.eg + rel * a.eg + (distance * d.eg as f64) as i32,
+                            )
                         }
                         Role::Ordinary => {
                             // Leapers gain most from the squares they can reach; sliders have
                             // their own mobility term.
                             let bonus =
                                 ((all_reach - slide_reach) as f64 - (mean - mean_slides)) * 3.0;
-                            (
-                                bonus.clamp(-30.0, 30.0) as i32,
-                                (bonus * 0.6).clamp(-20.0, 20.0) as i32,
-                            )
+                            let base_mg = bonus.clamp(-30.0, 30.0) as i32;
+                            let base_eg = (bonus * 0.6).clamp(-20.0, 20.0) as i32;
+                            let scale = params.placement[k];
+                            // The table's own split of middlegame and endgame stays: each
+                            // phase has its own scale.
+                            parts.push((scale, base_mg as f32 / 100.0, base_eg as f32 / 100.0));
+                            (base_mg * scale.mg / 100, base_eg * scale.eg / 100)
                         }
                     };
                     let at = (k * 2 + color.index()) * squares + s;
                     mg[at] = m;
                     eg[at] = e;
+                    features[at] = parts;
                 }
             }
         }
@@ -205,12 +227,14 @@ impl<B: Bitboard> EvalTables<B> {
             _ => B::EMPTY,
         });
         EvalTables {
-            params: params::for_variant(variant),
-            values: variant.pieces.iter().map(|p| p.value).collect(),
-            endgame_values,
+            values: params.material.iter().map(|w| w.mg).collect(),
+            endgame_values: params.material.iter().map(|w| w.eg).collect(),
+            declared: variant.pieces.iter().map(|p| p.value).collect(),
+            params,
             squares,
             mg,
             eg,
+            features,
             phase_weight,
             total_phase,
             half_reach,
@@ -248,6 +272,10 @@ impl<B: Bitboard> EvalTables<B> {
     pub fn placement(&self, kind: Kind, color: Color, sq: Square) -> (i32, i32) {
         let at = (kind.index() * 2 + color.index()) * self.squares + sq.index();
         (self.mg[at], self.eg[at])
+    }
+    /// The weights a placement bonus is made of, with their counts.
+    pub fn placement_features(&self, kind: Kind, color: Color, sq: Square) -> &PlacementFeatures {
+        &self.features[(kind.index() * 2 + color.index()) * self.squares + sq.index()]
     }
     #[inline(always)]
     pub fn king_zone(&self, color: Color, sq: Square) -> B {

@@ -9,14 +9,13 @@ pub(super) fn add<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B
     let mechanics = &pos.layout().variant.mechanics;
     if let Some(rule) = &mechanics.swap_in {
         // Deathmatch: an unswapped Bishop keeps the choice of becoming a Magician.
+        let w = tables.params.unswapped;
         for color in Color::BOTH {
             let n = pos.pieces(color, Kind(rule.from)).count() as i32;
-            sink.add(
-                TermId::Variant,
-                color,
-                n * tables.params.unswapped_bishop,
-                0,
-            );
+            sink.add(TermId::Variant, color, n * w.mg, n * w.eg);
+            if S::TRACING {
+                sink.count(w, color, n as f32, n as f32);
+            }
         }
     }
     if let Some(rule) = &mechanics.rank_promotion {
@@ -31,7 +30,11 @@ pub(super) fn add<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B
 }
 
 /// Royal Magician's Chess: pieces still in a carrier's reserve are material to come, worth
-/// more the nearer the carrier is to the ranks that release them.
+/// more the nearer the carrier is to the ranks that release them: a share of their material
+/// (middlegame and endgame), the share capped at all of it. The term is a product of two
+/// weights, material and share: the trace has its tangent at the current weights (each
+/// factor counted at the other's current value, less their product once, as a fixed part),
+/// which is the term itself there and moves with either weight alone as the term does.
 fn reserves<B: Bitboard, S: Sink>(
     pos: &Position<B>,
     tables: &EvalTables<B>,
@@ -39,14 +42,30 @@ fn reserves<B: Bitboard, S: Sink>(
     sink: &mut S,
 ) {
     let params = &tables.params;
+    let (base, closeness) = (params.reserve_share, params.reserve_closeness);
     for color in Color::BOTH {
-        let mut total = 0;
+        let (mut total_mg, mut total_eg) = (0, 0);
         for (rank, left) in crate::rules::drops::carrier_reserves(pos, rule, color) {
-            let share = params.reserve_share + params.reserve_closeness * rank as i32;
-            let value: i32 = left.iter().map(|k| tables.values[k.index()]).sum();
-            total += value * share.min(100) / 100;
+            let share = (base.mg + closeness.mg * rank as i32).min(100);
+            let value_mg: i32 = left.iter().map(|k| tables.values[k.index()]).sum();
+            let value_eg: i32 = left.iter().map(|k| tables.endgame_values[k.index()]).sum();
+            total_mg += value_mg * share / 100;
+            total_eg += value_eg * share / 100;
+            if S::TRACING {
+                let part = share as f32 / 100.0;
+                for k in &left {
+                    sink.count(params.material[k.index()], color, part, part);
+                }
+                if share < 100 {
+                    let (mg, eg) = (value_mg as f32 / 100.0, value_eg as f32 / 100.0);
+                    sink.count(base, color, mg, eg);
+                    let r = rank as f32;
+                    sink.count(closeness, color, mg * r, eg * r);
+                    sink.fixed(color, -mg * share as f32, -eg * share as f32);
+                }
+            }
         }
-        sink.add(TermId::Variant, color, total, total);
+        sink.add(TermId::Variant, color, total_mg, total_eg);
     }
 }
 
@@ -83,9 +102,17 @@ fn magician_upgrades<B: Bitboard, S: Sink>(
         }
         let near = near.min(magicians);
         let far = far.min(magicians - near);
-        let bonus =
-            near * tables.params.magician_upgrade_near + far * tables.params.magician_upgrade_far;
-        sink.add(TermId::Variant, color, bonus, bonus);
+        let (n, f) = (tables.params.upgrade_near, tables.params.upgrade_far);
+        sink.add(
+            TermId::Variant,
+            color,
+            near * n.mg + far * f.mg,
+            near * n.eg + far * f.eg,
+        );
+        if S::TRACING {
+            sink.count(n, color, near as f32, near as f32);
+            sink.count(f, color, far as f32, far as f32);
+        }
     }
 }
 
@@ -95,16 +122,28 @@ fn spells<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink:
     let layout = pos.layout();
     let params = &tables.params;
     let blockers = pos.blockers();
+    let (drop, hole) = (params.droppable, params.hole_control);
     for color in Color::BOTH {
-        let mut danger = 0;
+        let (mut danger_mg, mut danger_eg, mut exposed) = (0, 0, 0);
         for sq in (pos.color_bb(color) & !pos.kind_bb(layout.king)).squares() {
             if crate::rules::spells::attackers(pos, sq, !color, blockers).any() {
-                let kind = pos.piece_at(sq).unwrap().kind();
-                danger += layout.value(kind) / params.droppable_divisor.max(1);
+                let value = layout.value(pos.piece_at(sq).unwrap().kind());
+                danger_mg += value * drop.mg / 1000;
+                danger_eg += value * drop.eg / 1000;
+                exposed += value;
             }
         }
         let control = crate::rules::spells::holes_in_reach(pos, color).count() as i32;
-        let score = control * params.hole_control - danger;
-        sink.add(TermId::Variant, color, score, score);
+        sink.add(
+            TermId::Variant,
+            color,
+            control * hole.mg - danger_mg,
+            control * hole.eg - danger_eg,
+        );
+        if S::TRACING {
+            let per_mille = -exposed as f32 / 1000.0;
+            sink.count(drop, color, per_mille, per_mille);
+            sink.count(hole, color, control as f32, control as f32);
+        }
     }
 }

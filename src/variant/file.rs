@@ -31,6 +31,8 @@ struct FileDef {
     transference: Option<TransferenceFile>,
     spells: Option<SpellsFile>,
     drops: Option<DropsFile>,
+    /// The evaluation's weights (`weights.rs`).
+    eval: Option<toml::Table>,
 }
 
 #[derive(Deserialize)]
@@ -711,7 +713,7 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, Vec<String>> {
     if !errors.is_empty() {
         return Err(errors);
     }
-    Ok(Variant {
+    let mut variant = Variant {
         title: def.title.unwrap_or_else(|| name.clone()),
         name,
         source: source.to_string(),
@@ -724,7 +726,13 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, Vec<String>> {
         castling,
         end,
         mechanics,
-    })
+        weights: Default::default(),
+    };
+    variant.weights = super::weights::Weights::defaults(&variant);
+    if let Some(table) = &def.eval {
+        variant.weights.apply_table(table)?;
+    }
+    Ok(variant)
 }
 
 /// Checks a drop schedule (`[drops]`): what the engine relies on is refused here, with the key.

@@ -9,6 +9,7 @@ mod file;
 pub mod fsf;
 pub mod limits;
 pub mod registry;
+pub mod weights;
 
 pub use file::{line_of_key, parse_variant, read_toml};
 pub use registry::Registry;
@@ -216,6 +217,9 @@ pub struct Variant {
     pub castling: Option<Castling>,
     pub end: EndRules,
     pub mechanics: Mechanics,
+    /// The evaluation's weights: the defaults for the variant, with the file's `[eval]`
+    /// section over them.
+    pub weights: weights::Weights,
 }
 
 impl Variant {

@@ -1,0 +1,372 @@
+//! `magus datagen` and `magus tune`: their arguments and what they print.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::datagen::{self, Settings};
+use super::fit::{self, Options, Slots};
+use super::load::load;
+use super::progress::format_duration;
+use crate::variant::weights::{Shape, Weights, replace_section};
+use crate::variant::{Registry, Variant};
+
+/// Plays self-play games for tuning and writes their quiet positions, with each game's
+/// result and the search's score, to a data file (docs/tuning.md). Games start from random
+/// openings drawn from the seed; the same settings give the same file. An existing file is
+/// continued: the run plays the games it lacks up to --games.
+#[derive(clap::Args, Debug, Clone)]
+pub struct DatagenArgs {
+    /// The variant (see `magus variants`).
+    #[arg(long)]
+    pub variant: String,
+    /// How many games the file holds when the run ends (counting those already in it).
+    #[arg(long)]
+    pub games: u64,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Games played at once, one single-threaded search each (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random plies that open each game.
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: usize,
+    /// Draw an opening again until a short material-only search scores it within this many
+    /// centipawns (0: keep every opening).
+    #[arg(long, default_value_t = 300)]
+    pub opening_balance: i32,
+    /// Hash table per game being played, in MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// The data file (created, or continued).
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
+/// Fits every weight of a variant's evaluation to the results of the games in data files
+/// (Texel tuning, docs/tuning.md), and writes them as an [eval] section.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TuneArgs {
+    /// The variant (see `magus variants`).
+    #[arg(long)]
+    pub variant: String,
+    /// Data files written by `magus datagen` for the variant.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Where to write the fitted weights: a parameters file (an [eval] section).
+    #[arg(short, long, required_unless_present = "print_weights")]
+    pub output: Option<PathBuf>,
+    /// Also write the variant's whole definition with the fitted [eval] section, for
+    /// `--variant-path` or the UCI option `VariantPath`.
+    #[arg(long, value_name = "FILE")]
+    pub variant_out: Option<PathBuf>,
+    /// Start from the weights of this parameters file instead of the variant's own.
+    #[arg(long, value_name = "PARAMS")]
+    pub init: Option<PathBuf>,
+    /// Passes over the full gradient.
+    #[arg(long, default_value_t = 1000)]
+    pub epochs: usize,
+    /// Adam's step at the start, in centipawns (it falls to a twentieth by the end).
+    #[arg(long, default_value_t = 2.0)]
+    pub learning_rate: f64,
+    /// The target's share of the game result; the rest is the search's score through the
+    /// same sigmoid (1: the result alone).
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
+    /// The sigmoid's scale K (default: fitted to the data with the starting weights).
+    #[arg(long)]
+    pub scale: Option<f64>,
+    /// Keep the weights whose key starts with this where they are (repeatable): `material`,
+    /// `material.P`, `drops`.
+    #[arg(long, value_name = "KEY")]
+    pub freeze: Vec<String>,
+    /// Trace the positions again with the fitted weights and fit again, this many times in
+    /// all (the terms that are not linear in their weights are linearised anew each time).
+    #[arg(long, default_value_t = 1)]
+    pub passes: usize,
+    /// Threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print the variant's current weights as an [eval] section, and stop.
+    #[arg(long)]
+    pub print_weights: bool,
+}
+
+fn find(registry: &Registry, name: &str) -> Result<&'static Variant, String> {
+    registry.get(name).ok_or_else(|| {
+        format!(
+            "--variant: unknown variant '{name}' (known: {})",
+            registry.names().join(", ")
+        )
+    })
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+pub fn run_datagen(args: &DatagenArgs, registry: &Registry) -> Result<(), String> {
+    let variant = find(registry, &args.variant)?;
+    if args.nodes == 0 {
+        return Err("--nodes: give at least 1".into());
+    }
+    if args.opening_balance < 0 {
+        return Err("--opening-balance: give 0 (no check) or a number of centipawns".into());
+    }
+    let settings = Settings {
+        variant,
+        nodes: args.nodes,
+        seed: args.seed,
+        random_plies: args.random_plies,
+        balance: (args.opening_balance > 0).then_some(args.opening_balance),
+        hash_mb: args.hash.max(1),
+    };
+    let threads = args.threads.unwrap_or_else(cores).max(1);
+    let started = Instant::now();
+    let summary = datagen::run(
+        &settings,
+        args.games,
+        threads,
+        &args.output,
+        std::io::stderr().is_terminal(),
+    )?;
+    let shown = args.output.display();
+    if summary.after == summary.before {
+        println!(
+            "{shown}: holds {} games already (of --games {}): nothing to play",
+            summary.before, args.games
+        );
+    } else {
+        println!(
+            "{shown}: {} games played ({} to {}), {} positions, in {} on {threads} threads",
+            summary.after - summary.before,
+            summary.before,
+            summary.after,
+            summary.positions,
+            format_duration(started.elapsed().as_secs_f64())
+        );
+    }
+    Ok(())
+}
+
+/// A copy of `variant` with other weights, for the run (variants live for the whole run).
+fn with_weights(variant: &'static Variant, weights: Weights) -> &'static Variant {
+    let mut v = variant.clone();
+    v.weights = weights;
+    Box::leak(Box::new(v))
+}
+
+/// The text of a variant's definition, for `--variant-out`.
+fn definition_text(variant: &Variant) -> Result<String, String> {
+    if let Some(file) = variant.source.strip_prefix("built-in ") {
+        return crate::variant::builtin::BUILTIN
+            .iter()
+            .find(|(f, _)| *f == file)
+            .map(|(_, text)| text.to_string())
+            .ok_or_else(|| format!("no built-in definition file {file}"));
+    }
+    std::fs::read_to_string(&variant.source).map_err(|_| {
+        format!(
+            "--variant-out: variant '{}' comes from '{}', which is not a TOML file magus can \
+             rewrite: copy the [eval] section of the parameters file into its definition by hand",
+            variant.name, variant.source
+        )
+    })
+}
+
+fn shown(w: &crate::variant::weights::Weight) -> String {
+    match w.shape {
+        Shape::Pair => format!("[{}, {}]", w.value[0], w.value[1]),
+        Shape::Single => w.value[0].to_string(),
+    }
+}
+
+/// The old and new weights side by side.
+pub fn comparison(old: &Weights, new: &Weights) -> String {
+    let mut out = format!("{:<34} {:>14} {:>14}   {}\n", "weight", "old", "new", "");
+    for (a, b) in old.list.iter().zip(&new.list) {
+        let mark = if a.value == b.value { "" } else { "*" };
+        out.push_str(&format!(
+            "{:<34} {:>14} {:>14} {mark:1} {}\n",
+            a.key,
+            shown(a),
+            shown(b),
+            a.about
+        ));
+    }
+    out
+}
+
+pub fn run_tune(args: &TuneArgs, registry: &Registry) -> Result<(), String> {
+    let base = find(registry, &args.variant)?;
+    let mut start = base.weights.clone();
+    if let Some(path) = &args.init {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        start = start.read_section(&text, &path.display().to_string())?;
+    }
+    if args.print_weights {
+        print!(
+            "{}",
+            start.to_toml(&[format!("The weights of {}.", base.name)])
+        );
+        return Ok(());
+    }
+    if args.files.is_empty() {
+        return Err("give one or more data files (written by `magus datagen`)".into());
+    }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err("--lambda: give a share from 0 to 1".into());
+    }
+    if args.epochs == 0 || args.passes == 0 {
+        return Err("--epochs and --passes: give at least 1".into());
+    }
+    if let Some(k) = args.scale
+        && !(k > 0.0 && k.is_finite())
+    {
+        return Err("--scale: give a positive number".into());
+    }
+    for prefix in &args.freeze {
+        if !start.list.iter().any(|w| w.key.starts_with(prefix.as_str())) {
+            return Err(format!(
+                "--freeze: no weight of {} has a key starting with '{prefix}'",
+                base.name
+            ));
+        }
+    }
+    let threads = args.threads.unwrap_or_else(cores).max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("--threads: {e}"))?;
+    pool.install(|| tune(args, base, start, threads))
+}
+
+fn tune(
+    args: &TuneArgs,
+    base: &'static Variant,
+    start: Weights,
+    threads: usize,
+) -> Result<(), String> {
+    let terminal = std::io::stderr().is_terminal();
+    let slots = Slots::new(&start);
+    let mut frozen = vec![false; slots.len()];
+    for (w, &(m, e)) in start.list.iter().zip(&slots.of) {
+        if args.freeze.iter().any(|p| w.key.starts_with(p.as_str())) {
+            frozen[m as usize] = true;
+            frozen[e as usize] = true;
+        }
+    }
+    let mut x = slots.vector(&start);
+    let mut current = start.clone();
+    let mut k = args.scale;
+    let mut summary = String::new();
+    for pass in 0..args.passes {
+        let read_at = Instant::now();
+        let variant = with_weights(base, current.clone());
+        let (data, loaded) = load(&args.files, variant, &slots)?;
+        for f in &loaded.cut_short {
+            eprintln!("warning: {f}: its last line is cut short and was left out");
+        }
+        if data.is_empty() {
+            return Err("the data files hold no positions".into());
+        }
+        eprintln!(
+            "pass {}/{}: {} positions from {} games, traced in {} on {threads} threads",
+            pass + 1,
+            args.passes,
+            data.len(),
+            loaded.games,
+            format_duration(read_at.elapsed().as_secs_f64())
+        );
+        let scale = match k {
+            Some(k) => k,
+            None => {
+                let fitted = fit::fit_scale(&data, &x, args.lambda);
+                eprintln!("K = {fitted:.6} (fitted with the starting weights)");
+                k = Some(fitted);
+                fitted
+            }
+        };
+        let options = Options {
+            epochs: args.epochs,
+            learning_rate: args.learning_rate,
+            lambda: args.lambda,
+            frozen: frozen.clone(),
+        };
+        let fit_at = Instant::now();
+        let mut first = None;
+        let mut last_line = Instant::now();
+        let every = (args.epochs / 10).max(1);
+        let end = fit::fit(&data, &slots, &mut x, scale, &options, &mut |epoch, loss| {
+            first.get_or_insert(loss);
+            let line = format!(
+                "epoch {}/{}  loss {loss:.6}  (start {:.6})  {}",
+                epoch + 1,
+                args.epochs,
+                first.unwrap_or(loss),
+                format_duration(fit_at.elapsed().as_secs_f64())
+            );
+            if terminal {
+                if last_line.elapsed().as_millis() >= 200 || epoch + 1 == args.epochs {
+                    eprint!("\r{line} ");
+                    last_line = Instant::now();
+                }
+            } else if epoch % every == 0 {
+                eprintln!("{line}");
+            }
+        });
+        if terminal {
+            eprintln!();
+        }
+        let begin = first.unwrap_or(end);
+        eprintln!(
+            "loss {begin:.6} -> {end:.6} in {} epochs ({})",
+            args.epochs,
+            format_duration(fit_at.elapsed().as_secs_f64())
+        );
+        current = slots.weights(&start, &x);
+        summary = format!(
+            "{} positions from {} games, K = {scale:.6}, loss {begin:.6} -> {end:.6}",
+            data.len(),
+            loaded.games
+        );
+    }
+    print!("{}", comparison(&start, &current));
+    let files: Vec<String> = args
+        .files
+        .iter()
+        .map(|f| {
+            Path::new(f)
+                .file_name()
+                .map_or(f.display().to_string(), |n| n.to_string_lossy().to_string())
+        })
+        .collect();
+    let header = vec![
+        format!("Fitted by `magus tune` for {} on {}:", base.name, files.join(", ")),
+        format!("{summary}; {} epochs, lambda {}.", args.epochs, args.lambda),
+    ];
+    let section = current.to_toml(&header);
+    if let Some(path) = &args.output {
+        std::fs::write(path, &section).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    if let Some(path) = &args.variant_out {
+        let text = replace_section(&definition_text(base)?, &section);
+        // What is written must load back as the same variant with the fitted weights.
+        let check = crate::variant::parse_variant(&text, &path.display().to_string())?;
+        if check.weights != current {
+            return Err(format!(
+                "{}: the rewritten definition does not read back with the fitted weights",
+                path.display()
+            ));
+        }
+        std::fs::write(path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}

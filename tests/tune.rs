@@ -1,0 +1,693 @@
+//! Tuning: the evaluation's trace is its linear form (for any weights), the tuner recovers
+//! known weights from data made by an evaluation with those weights, the parameters file
+//! round-trips and a bad one is refused naming the file and the key, the data file reads
+//! back what was written, and `magus datagen` / `magus tune` work end to end (the same seed
+//! gives the same file however it was played, an interrupted file is continued).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use magus::board::{Bitboard, Color};
+use magus::eval::{EvalTables, evaluate, trace};
+use magus::game::AnyPosition;
+use magus::tune::data::{self, GameRecord, GameResult, Header, Ply};
+use magus::tune::fit::{self, Dataset, Options, Slots};
+use magus::variant::weights::{Shape, Weights, replace_section};
+use magus::variant::{Registry, Variant, parse_variant};
+use magus::with_position;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+fn variant(name: &str) -> &'static Variant {
+    Registry::builtin()
+        .get(name)
+        .unwrap_or_else(|| panic!("no variant {name}"))
+}
+
+/// A copy of a variant with other weights.
+fn with_weights(v: &'static Variant, weights: Weights) -> &'static Variant {
+    let mut copy = v.clone();
+    copy.weights = weights;
+    Box::leak(Box::new(copy))
+}
+
+/// Positions of a variant from random games: every position of `games` random games of up
+/// to `plies` plies, from the start.
+fn random_positions(v: &'static Variant, games: usize, plies: usize, seed: u64) -> Vec<AnyPosition> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = AnyPosition::from_fen(v, None).unwrap();
+        let length = rng.random_range(4..plies);
+        for _ in 0..length {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.after(moves[rng.random_range(0..moves.len())]);
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// The same position under another variant object (the same rules, other weights).
+fn under(v: &'static Variant, pos: &AnyPosition) -> AnyPosition {
+    AnyPosition::from_fen(v, Some(&pos.to_fen())).unwrap()
+}
+
+fn white_eval(pos: &AnyPosition) -> i32 {
+    with_position!(pos, p => {
+        let e = evaluate(p, EvalTables::of(p.layout()));
+        if p.side() == Color::White { e } else { -e }
+    })
+}
+
+fn trace_of(pos: &AnyPosition) -> magus::eval::Trace {
+    with_position!(pos, p => trace(p, EvalTables::of(p.layout())))
+}
+
+fn values(w: &Weights) -> Vec<[i32; 2]> {
+    w.list.iter().map(|w| w.value).collect()
+}
+
+/// Every weight moved by a random amount (within its range), so that no weight is zero and
+/// a wrong count for any of them shows.
+fn perturbed(w: &Weights, rng: &mut StdRng) -> Weights {
+    let mut out = w.clone();
+    for weight in &mut out.list {
+        let mut pick = |v: i32| -> i32 {
+            let spread = (v.abs() / 2).max(12);
+            (v + rng.random_range(-spread..=spread)).clamp(weight.min, weight.max)
+        };
+        weight.value = match weight.shape {
+            Shape::Pair => [pick(weight.value[0]), pick(weight.value[1])],
+            Shape::Single => {
+                let v = pick(weight.value[0]);
+                [v, v]
+            }
+        };
+    }
+    out
+}
+
+fn pieces_on_board(pos: &AnyPosition) -> i32 {
+    with_position!(pos, p => p.occupied().count() as i32)
+}
+
+#[test]
+fn the_trace_is_the_evaluation_as_a_linear_form_of_every_weight() {
+    let mut rng = StdRng::seed_from_u64(7);
+    for v in Registry::builtin().all() {
+        for round in 0..3 {
+            // Round 0: the variant's own weights; then every weight moved.
+            let weights = if round == 0 {
+                v.weights.clone()
+            } else {
+                perturbed(&v.weights, &mut rng)
+            };
+            let tuned = with_weights(v, weights.clone());
+            for pos in random_positions(v, 6, 80, 11 + round) {
+                let pos = under(tuned, &pos);
+                let t = trace_of(&pos);
+                let real = white_eval(&pos);
+                assert_eq!(t.white, real, "{}: the trace's own sum", pos.to_fen());
+                let linear = t.linear(&values(&weights));
+                // The real evaluation rounds each scaled placement bonus, each passed pawn,
+                // each droppable piece and the blend: at most a point per piece, and a few.
+                let slack = pieces_on_board(&pos) as f64 + 6.0;
+                assert!(
+                    (linear - real as f64).abs() <= slack,
+                    "{} ({}, weights round {round}): the linear form gives {linear:.1}, the evaluation {real}",
+                    pos.to_fen(),
+                    v.name
+                );
+            }
+        }
+    }
+}
+
+/// How far a weight is moved to see what it does: far, so that a count that is off by a few
+/// percent shows above the rounding of the real evaluation.
+fn far_move(w: &magus::variant::weights::Weight, phase: usize, by: i32) -> i32 {
+    let v = w.value[phase];
+    if v + by <= w.max {
+        by
+    } else if v - by >= w.min {
+        -by
+    } else if w.max - v >= v - w.min {
+        w.max - v
+    } else {
+        w.min - v
+    }
+}
+
+#[test]
+fn each_weight_moves_the_evaluation_as_its_count_in_the_trace_says() {
+    for v in Registry::builtin().all() {
+        let positions = random_positions(v, 8, 90, 23);
+        let before: Vec<(i32, magus::eval::Trace)> = positions
+            .iter()
+            .map(|p| (white_eval(p), trace_of(p)))
+            .collect();
+        for (i, w) in v.weights.list.iter().enumerate() {
+            let phases: &[usize] = match w.shape {
+                Shape::Pair => &[0, 1],
+                Shape::Single => &[0],
+            };
+            for &phase in phases {
+                // Singles scale terms that are capped: a small move crosses fewer caps.
+                let by = match w.shape {
+                    Shape::Pair => far_move(w, phase, 1000),
+                    Shape::Single => far_move(w, phase, 3),
+                };
+                let mut moved = v.weights.clone();
+                match w.shape {
+                    Shape::Pair => moved.list[i].value[phase] += by,
+                    Shape::Single => moved.list[i].value = [w.value[0] + by; 2],
+                }
+                let moved_variant = with_weights(v, moved);
+                let (mut counted, mut wrong) = (0, Vec::new());
+                for (pos, (eval, t)) in positions.iter().zip(&before) {
+                    let after = white_eval(&under(moved_variant, pos));
+                    let rho = t.phase as f64 / t.total_phase as f64;
+                    let (mg, eg) = t
+                        .counts
+                        .iter()
+                        .find(|c| c.0 as usize == i)
+                        .map_or((0.0, 0.0), |c| (c.1 as f64, c.2 as f64));
+                    let per_unit = match (w.shape, phase) {
+                        (Shape::Single, _) => mg * rho + eg * (1.0 - rho),
+                        (Shape::Pair, 0) => mg * rho,
+                        _ => eg * (1.0 - rho),
+                    };
+                    let (real, model) = ((after - eval) as f64, per_unit * by as f64);
+                    if real == 0.0 && model == 0.0 {
+                        continue;
+                    }
+                    counted += 1;
+                    // Each evaluation rounds the blend, and each piece's part of a term
+                    // (a passed pawn's bonus, a scaled placement); a single weight's terms
+                    // are rounded per side or per reserve.
+                    let slack = match w.shape {
+                        Shape::Pair => 3.0 + pieces_on_board(pos) as f64 / 2.0,
+                        Shape::Single => 8.0,
+                    };
+                    if (real - model).abs() > slack {
+                        wrong.push(format!("{}: moved {real}, the trace says {model:.1}", pos.to_fen()));
+                    }
+                }
+                // A capped term may cross its cap now and then; a linear one never strays.
+                let allowed = match w.shape {
+                    Shape::Pair => 0,
+                    Shape::Single => counted / 20,
+                };
+                assert!(
+                    wrong.len() <= allowed,
+                    "{} {} (phase {phase}, moved by {by}): {} of {counted} positions off, e.g. {}",
+                    v.name,
+                    w.key,
+                    wrong.len(),
+                    wrong[0]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_trace_counts_a_weight_where_its_term_is() {
+    // A passed pawn on the 6th rank counts the passed-pawn weight by its progress; a Knight
+    // counts its material once; the side to move counts the tempo.
+    let v = variant("chess");
+    let pos = AnyPosition::from_fen(v, Some("4k3/8/3P4/8/8/8/8/1N2K3 w - - 0 1")).unwrap();
+    let t = trace_of(&pos);
+    let count = |key: &str| {
+        let i = v.weights.index(key).unwrap() as u16;
+        t.counts
+            .iter()
+            .find(|c| c.0 == i)
+            .map(|c| (c.1, c.2))
+            .unwrap_or((0.0, 0.0))
+    };
+    assert_eq!(count("material.N"), (1.0, 1.0));
+    assert_eq!(count("material.P"), (1.0, 1.0));
+    assert_eq!(count("tempo"), (1.0, 1.0));
+    let (mg, eg) = count("pawns.passed");
+    assert!((mg - 0.66).abs() < 0.01 && mg == eg, "passed pawn counted {mg}");
+    assert_eq!(count("material.Q"), (0.0, 0.0));
+}
+
+/// Data made by the evaluation with known weights: each position's target is what that
+/// evaluation predicts through the sigmoid.
+fn synthetic(truth: &'static Variant, start: &'static Variant, k: f64) -> (Dataset, Slots) {
+    let slots = Slots::new(&start.weights);
+    let mut data = Dataset::new();
+    for pos in random_positions(start, 400, 90, 5) {
+        let quiet = with_position!(&pos, p => !p.in_check());
+        if !quiet {
+            continue;
+        }
+        let target = fit::sigmoid(k * white_eval(&under(truth, &pos)) as f64);
+        data.push(&trace_of(&pos), &slots, target as f32, 0.0);
+    }
+    (data, slots)
+}
+
+#[test]
+fn the_tuner_recovers_known_weights_from_their_own_predictions() {
+    let v = variant("chess");
+    let mut truth = v.weights.clone();
+    let set = |w: &mut Weights, key: &str, value: [i32; 2]| {
+        let i = w.index(key).unwrap();
+        w.list[i].value = value;
+    };
+    set(&mut truth, "material.P", [85, 140]);
+    set(&mut truth, "material.N", [410, 360]);
+    set(&mut truth, "material.B", [280, 380]);
+    set(&mut truth, "material.R", [430, 600]);
+    set(&mut truth, "material.Q", [1100, 900]);
+    set(&mut truth, "mobility.B", [7, 1]);
+    set(&mut truth, "pawns.passed", [20, 220]);
+    set(&mut truth, "tempo", [30, 0]);
+    let truth_variant = with_weights(v, truth.clone());
+    let k = 0.006;
+    let (data, slots) = synthetic(truth_variant, v, k);
+    assert!(data.len() > 10_000, "{} positions", data.len());
+
+    // The scale: with the true weights, the fitted K is the one the data was made with.
+    let fitted = fit::fit_scale(&data, &slots.vector(&truth), 1.0);
+    assert!((fitted / k - 1.0).abs() < 0.05, "K fitted {fitted}, made with {k}");
+
+    let mut x = slots.vector(&v.weights);
+    let options = Options {
+        epochs: 1500,
+        learning_rate: 3.0,
+        lambda: 1.0,
+        frozen: vec![false; slots.len()],
+    };
+    let start_loss = data.loss(&x, k, 1.0);
+    let end_loss = fit::fit(&data, &slots, &mut x, k, &options, &mut |_, _| {});
+    assert!(end_loss < start_loss / 20.0, "loss {start_loss} -> {end_loss}");
+    let found = slots.weights(&v.weights, &x);
+    for key in [
+        "material.P",
+        "material.N",
+        "material.B",
+        "material.R",
+        "material.Q",
+        "mobility.B",
+        "pawns.passed",
+        "tempo",
+    ] {
+        let (want, got) = (truth.get(key).unwrap().value, found.get(key).unwrap().value);
+        for phase in 0..2 {
+            let tolerance = (want[phase].abs() / 20).max(8);
+            assert!(
+                (want[phase] - got[phase]).abs() <= tolerance,
+                "{key}: made with {want:?}, fitted {got:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_frozen_weight_stays_where_it_is() {
+    let v = variant("chess");
+    let mut truth = v.weights.clone();
+    let i = truth.index("material.N").unwrap();
+    truth.list[i].value = [420, 420];
+    let (data, slots) = synthetic(with_weights(v, truth), v, 0.006);
+    let mut x = slots.vector(&v.weights);
+    let mut frozen = vec![false; slots.len()];
+    let (m, e) = slots.of[i];
+    frozen[m as usize] = true;
+    frozen[e as usize] = true;
+    let options = Options {
+        epochs: 100,
+        learning_rate: 3.0,
+        lambda: 1.0,
+        frozen,
+    };
+    fit::fit(&data, &slots, &mut x, 0.006, &options, &mut |_, _| {});
+    let found = slots.weights(&v.weights, &x);
+    assert_eq!(found.get("material.N").unwrap().value, [320, 320]);
+    assert_ne!(found.get("material.B").unwrap().value, [330, 330]);
+}
+
+#[test]
+fn every_variants_weights_round_trip_through_a_parameters_file() {
+    let mut rng = StdRng::seed_from_u64(3);
+    for v in Registry::builtin().all() {
+        for weights in [v.weights.clone(), perturbed(&v.weights, &mut rng)] {
+            let text = weights.to_toml(&["test".into()]);
+            let read = v
+                .weights
+                .read_section(&text, "params.toml")
+                .unwrap_or_else(|e| panic!("{}: {e}\n{text}", v.name));
+            assert_eq!(read, weights, "{}", v.name);
+            // The same section inside the variant's own definition.
+            let definition = magus::variant::builtin::BUILTIN
+                .iter()
+                .find(|(f, _)| v.source.ends_with(f))
+                .unwrap()
+                .1;
+            let rewritten = replace_section(definition, &text);
+            let parsed = parse_variant(&rewritten, "rewritten.toml").unwrap();
+            assert_eq!(parsed.weights, weights, "{}", v.name);
+            assert_eq!(parsed.pieces.len(), v.pieces.len());
+            assert_eq!(parsed.start_fen, v.start_fen);
+        }
+    }
+}
+
+#[test]
+fn a_partial_section_keeps_the_other_weights() {
+    let v = variant("magi");
+    let read = v
+        .weights
+        .read_section("[eval.material]\nD = [420, 460]\n", "p.toml")
+        .unwrap();
+    assert_eq!(read.get("material.D").unwrap().value, [420, 460]);
+    let changed: Vec<_> = read
+        .list
+        .iter()
+        .zip(&v.weights.list)
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert_eq!(changed.len(), 1);
+}
+
+#[test]
+fn a_bad_parameters_file_is_refused_naming_the_file_and_the_key() {
+    let chess = variant("chess");
+    let cases = [
+        ("[eval.material]\nN = [300, 300]\nX = [1, 2]\n", "eval.material.X", "line 3"),
+        ("[eval.pawns]\npassed = 5\n", "eval.pawns.passed", "line 2"),
+        ("[eval.pawns]\npassed = [5, \"x\"]\n", "eval.pawns.passed", "line 2"),
+        ("[eval.king_safety]\nattack = -3\n", "eval.king_safety.attack", "out of range"),
+        ("[eval.spells]\ndroppable = [1, 1]\n", "eval.spells", "line 1"),
+        ("[eval]\ntempos = [1, 1]\n", "eval.tempos", "line 2"),
+        ("[eval.material]\nK = [1, 1]\n", "eval.material.K", "line 2"),
+        ("[eval]\ntempo = [1, 1]\n[other]\nx = 1\n", "other", "only the [eval] section"),
+    ];
+    for (text, key, detail) in cases {
+        let e = chess
+            .weights
+            .read_section(text, "tuned/chess-params.toml")
+            .expect_err(text);
+        assert!(e.starts_with("tuned/chess-params.toml: "), "{e}");
+        assert!(e.contains(&format!("'{key}'")), "{text}: {e}");
+        assert!(e.contains(detail), "{text}: {e}");
+    }
+    let e = chess.weights.read_section("[eval\n", "p.toml").unwrap_err();
+    assert!(e.starts_with("p.toml: line 1"), "{e}");
+}
+
+#[test]
+fn a_variant_file_with_a_bad_eval_key_is_refused_naming_the_file_and_the_key() {
+    let definition = magus::variant::builtin::BUILTIN
+        .iter()
+        .find(|(f, _)| f.ends_with("royal-magician.toml"))
+        .unwrap()
+        .1;
+    let bad = replace_section(definition, "[eval.drops]\nreserve_share = 170\n");
+    let e = parse_variant(&bad, "mine/royal.toml").unwrap_err();
+    assert!(e.starts_with("mine/royal.toml: "), "{e}");
+    assert!(e.contains("'eval.drops.reserve_share'"), "{e}");
+    assert!(e.contains("out of range"), "{e}");
+    // Loaded from a path, the problem carries its line.
+    let dir = temp_dir("bad-eval");
+    let path = dir.join("royal.toml");
+    std::fs::write(&path, &bad).unwrap();
+    let mut registry = Registry::builtin();
+    let defs = registry
+        .load_path(&path, &magus::game::check_variant)
+        .unwrap();
+    let problems = defs[0].outcome.as_ref().unwrap_err();
+    let shown = problems[0].to_string();
+    assert!(shown.contains("royal.toml"), "{shown}");
+    assert!(shown.contains("eval.drops.reserve_share"), "{shown}");
+    assert!(problems[0].line.is_some(), "{shown}");
+}
+
+#[test]
+fn a_game_line_reads_back_as_written() {
+    let game = GameRecord {
+        index: 17,
+        result: GameResult::BlackWins,
+        start: "rnbmkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBMKBNR[KBNR,MBNR,kbnr,mbnr] w KQkq - 0 1"
+            .into(),
+        plies: vec![
+            Ply {
+                wire: "e2e4".into(),
+                score: Some(-35),
+            },
+            Ply {
+                wire: "e3e4,n@c5".into(),
+                score: None,
+            },
+        ],
+    };
+    let line = game.to_line();
+    assert_eq!(GameRecord::parse(&line).unwrap(), game);
+    assert_eq!(game.kept(), 1);
+    let header = Header {
+        variant: "magi".into(),
+        seed: 9,
+        nodes: 700,
+        random_plies: 6,
+        balance: None,
+    };
+    assert_eq!(Header::parse(&header.to_line()).unwrap(), header);
+    let other = Header {
+        seed: 10,
+        ..header.clone()
+    };
+    assert!(header.mismatch(&other).unwrap().contains("seed 9, not 10"));
+    for bad in ["17 1-0 8/8 w", "x 1-0 fen|e2e4", "3 2-0 fen|e2e4", "3 1-0 fen|e2e4:x"] {
+        assert!(GameRecord::parse(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn a_data_file_with_an_illegal_move_is_refused_naming_the_file_and_the_line() {
+    let dir = temp_dir("illegal");
+    let path = dir.join("bad.data");
+    let v = variant("chess");
+    let header = Header {
+        variant: "chess".into(),
+        seed: 1,
+        nodes: 100,
+        random_plies: 0,
+        balance: None,
+    };
+    let start = AnyPosition::from_fen(v, None).unwrap().to_fen();
+    std::fs::write(
+        &path,
+        format!(
+            "{}\n0 1-0 {start}|e2e4:20 e7e5\n1 0-1 {start}|e2e5:10\n",
+            header.to_line()
+        ),
+    )
+    .unwrap();
+    let slots = Slots::new(&v.weights);
+    let e = magus::tune::load::load(&[path.clone()], v, &slots)
+        .err()
+        .expect("an illegal move");
+    assert!(e.contains("bad.data: line 3"), "{e}");
+    assert!(e.contains("e2e5"), "{e}");
+    // A file of another variant is refused too.
+    let e = magus::tune::load::load(&[path], variant("magi"), &Slots::new(&variant("magi").weights))
+        .err()
+        .unwrap();
+    assert!(e.contains("variant 'chess', not 'magi'"), "{e}");
+}
+
+#[test]
+fn the_quiet_filter_keeps_no_capture_and_no_check() {
+    let v = variant("chess");
+    let pos = AnyPosition::from_fen(v, Some("4k3/8/8/3p4/4P3/8/8/4K2R w K - 0 1")).unwrap();
+    let (_, take) = pos.after_wire("e4d5", 1).unwrap();
+    let (_, push) = pos.after_wire("h1h7", 1).unwrap();
+    let (_, castle) = pos.after_wire("e1g1", 1).unwrap();
+    assert!(!data::is_quiet(&pos, take));
+    assert!(data::is_quiet(&pos, push));
+    assert!(data::is_quiet(&pos, castle));
+    let checked = AnyPosition::from_fen(v, Some("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1")).unwrap();
+    let (_, step) = checked.after_wire("e1f1", 1).unwrap();
+    assert!(!data::is_quiet(&checked, step));
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("magus-tune-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn magus(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_magus"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the magus binary runs")
+}
+
+fn succeeds(args: &[&str]) -> String {
+    let out = magus(args);
+    assert!(
+        out.status.success(),
+        "magus {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+#[test]
+fn datagen_gives_the_same_file_in_one_run_or_continued_on_any_threads() {
+    let dir = temp_dir("datagen");
+    let whole = dir.join("whole.data");
+    let parts = dir.join("parts.data");
+    let common = [
+        "datagen",
+        "--variant",
+        "chess",
+        "--nodes",
+        "200",
+        "--seed",
+        "5",
+        "--random-plies",
+        "6",
+    ];
+    let run = |games: &str, threads: &str, out: &Path| {
+        let mut args = common.to_vec();
+        args.extend(["--games", games, "--threads", threads, "-o", out.to_str().unwrap()]);
+        succeeds(&args)
+    };
+    run("4", "1", &whole);
+    run("2", "2", &parts);
+    // An interrupted run: its last line is cut short.
+    let text = read(&parts);
+    let cut = text.len() - text.lines().last().unwrap().len() / 2 - 1;
+    std::fs::write(&parts, &text[..cut]).unwrap();
+    let said = run("4", "2", &parts);
+    assert!(said.contains("3 games played (1 to 4)"), "{said}");
+    assert_eq!(read(&whole), read(&parts));
+
+    let file = data::read(&whole).unwrap();
+    assert_eq!(file.games.len(), 4);
+    assert!(!file.cut_short);
+    let v = variant("chess");
+    let mut kept = 0;
+    for game in &file.games {
+        for s in game.samples(v).unwrap() {
+            assert!(!with_position!(&s.position, p => p.in_check()));
+            kept += 1;
+        }
+    }
+    assert!(kept > 20, "{kept} positions kept");
+    // Nothing left to play; other settings are refused.
+    assert!(run("4", "1", &whole).contains("nothing to play"));
+    let out = magus(&[
+        "datagen", "--variant", "chess", "--nodes", "300", "--seed", "5", "--random-plies",
+        "6", "--games", "5", "-o", whole.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("whole.data") && e.contains("nodes 200, not 300"), "{e}");
+}
+
+/// The sample shipped for this test: a few games of chess from `magus datagen`.
+const SAMPLE: &str = "tests/data/chess-sample.data";
+
+#[test]
+fn tune_fits_the_sample_and_writes_a_parameters_file_and_a_variant() {
+    let dir = temp_dir("tune");
+    let params = dir.join("chess-params.toml");
+    let definition = dir.join("chess.toml");
+    let out = succeeds(&[
+        "tune",
+        "--variant",
+        "chess",
+        SAMPLE,
+        "--epochs",
+        "60",
+        "--threads",
+        "2",
+        "-o",
+        params.to_str().unwrap(),
+        "--variant-out",
+        definition.to_str().unwrap(),
+    ]);
+    // The old and new values side by side.
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("material.N "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(row.contains("[320, 320]"), "{row}");
+    let v = variant("chess");
+    let fitted = v.weights.read_section(&read(&params), "p").unwrap();
+    assert_ne!(fitted, v.weights, "nothing moved");
+    let loaded = parse_variant(&read(&definition), "d").unwrap();
+    assert_eq!(loaded.weights, fitted);
+    // The rewritten definition plays: loaded over the built-in chess, it is what searches.
+    let out = succeeds(&[
+        "--variant-path",
+        definition.to_str().unwrap(),
+        "analyze",
+        "--variant",
+        "chess",
+        "--depth",
+        "3",
+    ]);
+    assert!(out.contains("depth") || out.contains(" 3 "), "{out}");
+    // Starting from the written file, frozen material stays.
+    let again = dir.join("again.toml");
+    succeeds(&[
+        "tune",
+        "--variant",
+        "chess",
+        SAMPLE,
+        "--epochs",
+        "20",
+        "--init",
+        params.to_str().unwrap(),
+        "--freeze",
+        "material",
+        "-o",
+        again.to_str().unwrap(),
+    ]);
+    let second = v.weights.read_section(&read(&again), "a").unwrap();
+    for w in second.list.iter().filter(|w| w.key.starts_with("material")) {
+        assert_eq!(Some(w), fitted.get(&w.key));
+    }
+}
+
+#[test]
+fn tune_refuses_bad_input_with_a_message() {
+    let dir = temp_dir("tune-bad");
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "[eval.mobility]\nQ = [3]\n").unwrap();
+    let out = magus(&[
+        "tune", "--variant", "chess", SAMPLE, "--init", bad.to_str().unwrap(), "-o",
+        dir.join("o.toml").to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("bad.toml: line 2") && e.contains("'eval.mobility.Q'"), "{e}");
+    let out = magus(&["tune", "--variant", "magi", SAMPLE, "-o", "x.toml"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not 'magi'"));
+    let printed = succeeds(&["tune", "--variant", "magi", "--print-weights"]);
+    assert_eq!(
+        variant("magi").weights.read_section(&printed, "printed").unwrap(),
+        variant("magi").weights
+    );
+}
+
