@@ -13,12 +13,15 @@
 //! - `protocol`: the wire notation and SAN, UCI, XBoard, variant definitions over the wire;
 //!   `pgn`; `diagram`;
 //! - `tournament`: the referee, a client of the protocols;
+//! - `gui`: the board in the browser (`magus gui`), on top of all the rest; nothing in the
+//!   library uses it;
 //! - the command line (`main.rs`) and the other front ends on top.
 
 pub mod board;
 pub mod diagram;
 pub mod eval;
 pub mod game;
+pub mod gui;
 pub mod movegen;
 pub mod pgn;
 pub mod protocol;

@@ -98,6 +98,16 @@ enum Command {
         /// The PGN file.
         file: PathBuf,
     },
+    /// Play and analyse in a web browser: serves a board for every variant on 127.0.0.1.
+    Gui {
+        /// The port to listen on (0: any free port). Default: 8117, or any free port if it is
+        /// taken.
+        #[arg(long)]
+        port: Option<u16>,
+        /// Only print the address; do not open a browser.
+        #[arg(long)]
+        no_browser: bool,
+    },
 }
 
 #[derive(clap::Args)]
@@ -209,6 +219,13 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Replay { file }) => magus::tournament::cli::run_replay(&file, &registry),
+        Some(Command::Gui { port, no_browser }) => magus::gui::run(
+            registry,
+            &magus::gui::Options {
+                port,
+                open_browser: !no_browser,
+            },
+        ),
         Some(Command::Variants) => {
             for v in registry.all() {
                 println!(
