@@ -491,8 +491,18 @@ fn uci() -> Uci {
     common::Transcript::new(|out| UciSession::new(Registry::builtin(), out))
 }
 
+/// Sends lines; a `go perft` at the end runs beside the input loop, so its total is awaited.
 fn send(t: &mut Uci, lines: &str) -> Vec<String> {
     t.feed(lines);
+    if lines
+        .lines()
+        .last()
+        .is_some_and(|l| l.starts_with("go perft"))
+    {
+        return t
+            .wait_for("Nodes searched", std::time::Duration::from_secs(30))
+            .0;
+    }
     t.since_mark()
 }
 

@@ -23,7 +23,7 @@ use crate::protocol::definitions::{self, DefinitionCommands, Dialect};
 use crate::protocol::notation;
 use crate::search::engine::Engine;
 use crate::search::time::Limits;
-use crate::search::{Report, Score};
+use crate::search::{Pruning, Report, Score};
 use crate::variant::Registry;
 use crate::with_position;
 
@@ -50,13 +50,21 @@ pub fn max_threads() -> usize {
 /// giving stalemate this much above a draw.
 pub const PAYOFF_STALEMATE_BONUS: i32 = 150;
 
-/// The check options that turn a part of the selective search off (for measuring it).
-const PRUNING_OPTIONS: [&str; 5] = [
-    "Null Move Pruning",
-    "Late Move Reductions",
-    "Futility Pruning",
-    "Late Move Pruning",
-    "Losing Capture Pruning",
+/// The check options that turn one part of the selective search off (for measuring it in
+/// games), each with the switch it sets.
+type PruningSwitch = fn(&mut Pruning) -> &mut bool;
+const PRUNING_OPTIONS: [(&str, PruningSwitch); 11] = [
+    ("Null Move Pruning", |p| &mut p.null_move),
+    ("Late Move Reductions", |p| &mut p.reductions),
+    ("Futility Pruning", |p| &mut p.futility),
+    ("Late Move Pruning", |p| &mut p.move_count),
+    ("Losing Capture Pruning", |p| &mut p.losing_captures),
+    ("History Pruning", |p| &mut p.history_pruning),
+    ("Singular Extensions", |p| &mut p.singular),
+    ("ProbCut", |p| &mut p.probcut),
+    ("Razoring", |p| &mut p.razoring),
+    ("Internal Iterative Reductions", |p| &mut p.iir),
+    ("Correction History", |p| &mut p.correction),
 ];
 
 /// The value of a check option.
@@ -248,6 +256,7 @@ impl UciSession {
         self.say("option name Scoring type combo default standard var standard var magi-12");
         self.say("option name Evaluation type combo default full var full var material");
         for name in PRUNING_OPTIONS
+            .map(|(name, _)| name)
             .into_iter()
             .chain(TermSet::SWITCHES.map(|(_, name)| name))
         {
@@ -267,82 +276,77 @@ impl UciSession {
                 )),
             }
         };
-        let result: Result<(), String> =
-            match name.trim().to_ascii_lowercase().as_str() {
-                "hash" => number(1, 65536).and_then(|mb| self.engine.set_hash(mb)),
-                "threads" => {
-                    number(1, max_threads()).map(|n| self.engine.set_options(|o| o.threads = n))
-                }
-                "multipv" => number(1, 256).map(|n| self.engine.set_options(|o| o.multipv = n)),
-                "move overhead" => number(0, 5000).map(|n| {
-                    self.engine
-                        .set_options(|o| o.move_overhead = Duration::from_millis(n as u64))
-                }),
-                "ponder" => flag(value, name).map(|_| ()),
-                "clear hash" => {
-                    self.engine.clear_hash();
+        let result: Result<(), String> = match name.trim().to_ascii_lowercase().as_str() {
+            "hash" => number(1, 65536).and_then(|mb| self.engine.set_hash(mb)),
+            "threads" => {
+                number(1, max_threads()).map(|n| self.engine.set_options(|o| o.threads = n))
+            }
+            "multipv" => number(1, 256).map(|n| self.engine.set_options(|o| o.multipv = n)),
+            "move overhead" => number(0, 5000).map(|n| {
+                self.engine
+                    .set_options(|o| o.move_overhead = Duration::from_millis(n as u64))
+            }),
+            "ponder" => flag(value, name).map(|_| ()),
+            "clear hash" => {
+                self.engine.clear_hash();
+                Ok(())
+            }
+            "scoring" => match value {
+                "standard" => {
+                    self.engine.set_options(|o| o.stalemate_bonus = 0);
                     Ok(())
                 }
-                "scoring" => match value {
-                    "standard" => {
-                        self.engine.set_options(|o| o.stalemate_bonus = 0);
-                        Ok(())
-                    }
-                    "magi-12" => {
-                        self.engine
-                            .set_options(|o| o.stalemate_bonus = PAYOFF_STALEMATE_BONUS);
-                        Ok(())
-                    }
-                    _ => Err(format!(
-                        "option 'Scoring': '{value}' is not standard or magi-12"
-                    )),
-                },
-                "evaluation" => match value {
-                    "full" => {
-                        self.engine
-                            .set_options(|o| o.eval_mode = crate::eval::EvalMode::Full);
-                        Ok(())
-                    }
-                    "material" => {
-                        self.engine
-                            .set_options(|o| o.eval_mode = crate::eval::EvalMode::Material);
-                        Ok(())
-                    }
-                    _ => Err(format!(
-                        "option 'Evaluation': '{value}' is not full or material"
-                    )),
-                },
-                "null move pruning" => flag(value, name)
-                    .map(|on| self.engine.set_options(|o| o.pruning.null_move = on)),
-                "late move reductions" => flag(value, name)
-                    .map(|on| self.engine.set_options(|o| o.pruning.reductions = on)),
-                "futility pruning" => {
-                    flag(value, name).map(|on| self.engine.set_options(|o| o.pruning.futility = on))
+                "magi-12" => {
+                    self.engine
+                        .set_options(|o| o.stalemate_bonus = PAYOFF_STALEMATE_BONUS);
+                    Ok(())
                 }
-                "late move pruning" => flag(value, name)
-                    .map(|on| self.engine.set_options(|o| o.pruning.move_count = on)),
-                "losing capture pruning" => flag(value, name)
-                    .map(|on| self.engine.set_options(|o| o.pruning.losing_captures = on)),
-                term if term.starts_with("eval ") => {
-                    match TermSet::SWITCHES
-                        .iter()
-                        .find(|(_, option)| option.eq_ignore_ascii_case(term))
-                    {
-                        Some(&(id, _)) => flag(value, name)
-                            .map(|on| self.engine.set_options(|o| o.eval_terms.set(id, on))),
-                        None => Err(format!("unknown option '{name}'")),
-                    }
+                _ => Err(format!(
+                    "option 'Scoring': '{value}' is not standard or magi-12"
+                )),
+            },
+            "evaluation" => match value {
+                "full" => {
+                    self.engine
+                        .set_options(|o| o.eval_mode = crate::eval::EvalMode::Full);
+                    Ok(())
                 }
-                "uci_variant" => self.set_variant(value),
-                "variantpath" => definitions::variant_path(
-                    Dialect::Uci,
-                    value,
-                    &mut self.registry,
-                    &self.out,
-                    &self.game.variant().name,
-                ),
-                _ => Err(format!("unknown option '{name}'")),
-            };
+                "material" => {
+                    self.engine
+                        .set_options(|o| o.eval_mode = crate::eval::EvalMode::Material);
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "option 'Evaluation': '{value}' is not full or material"
+                )),
+            },
+            switch
+                if let Some(&(_, field)) = PRUNING_OPTIONS
+                    .iter()
+                    .find(|(option, _)| option.eq_ignore_ascii_case(switch)) =>
+            {
+                flag(value, name).map(|on| self.engine.set_options(|o| *field(&mut o.pruning) = on))
+            }
+            term if term.starts_with("eval ") => {
+                match TermSet::SWITCHES
+                    .iter()
+                    .find(|(_, option)| option.eq_ignore_ascii_case(term))
+                {
+                    Some(&(id, _)) => flag(value, name)
+                        .map(|on| self.engine.set_options(|o| o.eval_terms.set(id, on))),
+                    None => Err(format!("unknown option '{name}'")),
+                }
+            }
+            "uci_variant" => self.set_variant(value),
+            "variantpath" => definitions::variant_path(
+                Dialect::Uci,
+                value,
+                &mut self.registry,
+                &self.out,
+                &self.game.variant().name,
+            ),
+            _ => Err(format!("unknown option '{name}'")),
+        };
         if let Err(e) = result {
             self.error(&e);
         }

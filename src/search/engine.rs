@@ -14,7 +14,8 @@ use std::thread::JoinHandle;
 
 use super::time::Limits;
 use super::tt::TranspositionTable;
-use super::{Report, SearchControl, SearchOptions, SearchResult, ThreadData, think_with};
+use super::{Report, Score, SearchControl, SearchOptions, SearchResult, ThreadData, think_with};
+use crate::board::Move;
 use crate::game::Game;
 use crate::variant::Variant;
 use crate::with_position;
@@ -331,16 +332,35 @@ fn serve(shared: &Shared) {
         }
         let game = &job.game;
         let history = &game.hashes()[..game.hashes().len() - 1];
-        let result = with_position!(game.position(), p => think_with(
-            p,
-            history,
-            &job.limits,
-            &job.options,
-            &job.tt,
-            &job.control,
-            &mut threads,
-            &*job.on_info,
-        ));
+        let search = std::panic::AssertUnwindSafe(|| {
+            with_position!(game.position(), p => think_with(
+                p,
+                history,
+                &job.limits,
+                &job.options,
+                &job.tt,
+                &job.control,
+                &mut threads,
+                &*job.on_info,
+            ))
+        });
+        // A search that failed still answers (with the first legal move), and the engine
+        // goes on with fresh tables: a front end waiting for a move never hangs.
+        let result = std::panic::catch_unwind(search).unwrap_or_else(|_| {
+            threads.clear();
+            SearchResult {
+                best: game
+                    .position()
+                    .legal_moves()
+                    .first()
+                    .copied()
+                    .unwrap_or(Move::NULL),
+                ponder: None,
+                score: Score::Centipawns(0),
+                depth: 0,
+                nodes: 0,
+            }
+        });
         (job.on_done)(result);
         shared.lock().running = None;
         shared.changed.notify_all();

@@ -598,7 +598,13 @@ impl Engine {
         if let Some(n) = self.feature("myname") {
             self.id_name = Some(n.to_string());
         }
-        if let Some(v) = xboard_variant(variant) {
+        // Variants loaded from a VariantPath option are not in the list yet.
+        let loads_variants = self
+            .spec
+            .options
+            .iter()
+            .any(|(o, _)| o.eq_ignore_ascii_case("VariantPath"));
+        if let Some(v) = xboard_variant(variant).filter(|_| !loads_variants) {
             let list = self.feature("variants").unwrap_or("normal");
             if !list.split(',').any(|x| x.trim() == v) {
                 return Err(format!(
