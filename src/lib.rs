@@ -13,6 +13,7 @@
 //! - `protocol`: the wire notation and SAN, UCI, XBoard, variant definitions over the wire;
 //!   `pgn`; `diagram`;
 //! - `tournament`: the referee, a client of the protocols;
+//! - `play`: a game between a person and the engine in a terminal;
 //! - the command line (`main.rs`) and the other front ends on top.
 
 pub mod board;
@@ -21,6 +22,7 @@ pub mod eval;
 pub mod game;
 pub mod movegen;
 pub mod pgn;
+pub mod play;
 pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -490,3 +490,17 @@ fn bad_input_keeps_the_last_good_position() {
     let lines = t.wait("bestmove");
     assert_eq!(bestmove(&lines).0, "0000");
 }
+
+#[test]
+fn help_lists_the_commands() {
+    let mut t = Transcript::start();
+    let lines = t.send("help");
+    assert!(lines.len() > 5, "{lines:?}");
+    assert!(lines[0].starts_with("magus speaks UCI"), "{lines:?}");
+    let all = lines.join("\n");
+    for word in ["position", "go", "setoption", "isready", "magus play"] {
+        assert!(all.contains(word), "{word} missing: {all}");
+    }
+    assert!(!all.contains("unknown command"), "{all}");
+    t.ready();
+}

@@ -121,6 +121,12 @@ impl UciSession {
         self.say(&format!("info string error: {text}"));
     }
 
+    /// Tells the GUI of a problem found before the session began (a refused variant file of
+    /// `--variant-path`).
+    pub fn note_problem(&self, text: &str) {
+        self.error(text);
+    }
+
     pub fn game(&self) -> &Game {
         &self.game
     }
@@ -201,6 +207,7 @@ impl UciSession {
             }
             "d" => self.display(),
             "eval" => self.eval(),
+            "help" => self.help(),
             "bench" => {
                 if busy {
                     self.stop_all();
@@ -263,6 +270,26 @@ impl UciSession {
             self.say(&format!("option name {name} type check default true"));
         }
         self.say("uciok");
+    }
+
+    /// `help`: the commands, for a person typing at a terminal (GUIs never send it).
+    fn help(&self) {
+        for line in [
+            "magus speaks UCI. Commands:",
+            "  uci                        name, author and options, then uciok",
+            "  isready                    readyok",
+            "  setoption name N value V   e.g. UCI_Variant (see uci), Hash, Threads, MultiPV",
+            "  ucinewgame                 a new game",
+            "  position startpos|fen FEN [moves M1 M2 ...]",
+            "  go [depth D|nodes N|movetime MS|wtime MS btime MS ...|infinite|perft D]",
+            "  stop | ponderhit | quit",
+            "  d | eval | bench [DEPTH [THREADS]]   board, evaluation, benchmark",
+            "  load PATH | check PATH     variant definitions (or <<MARK and lines)",
+            "Started as plain `magus`, a first command `xboard` speaks XBoard instead.",
+            "To play in a terminal: magus play --variant NAME (magus play --help).",
+        ] {
+            self.say(line);
+        }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
