@@ -14,6 +14,3 @@ carrying the engine's message. See docs/python.md in the magus repository.
 """
 
 from ._magus import *  # noqa: F401,F403
-from ._magus import __all__ as _extension_names  # noqa: F401
-
-__all__ = list(_extension_names)

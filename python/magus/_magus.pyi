@@ -7,7 +7,61 @@ promoted elsewhere), ``c1c1m`` (a swap-in), ``d4e4`` / ``d4e4x`` (a spell carryi
 the piece on e4), ``e3e4,n@c5`` (a move with a drop).
 """
 
-from typing import Optional, Sequence, TypedDict
+from typing import Optional, Sequence, TypedDict, final
+
+__all__ = [
+    "MagusError",
+    "error",
+    "UnknownVariantError",
+    "FenError",
+    "IllegalMoveError",
+    "VariantConfigError",
+    "MagusWarning",
+    "VALUE_MATE",
+    "VALUE_DRAW",
+    "NOTATION_DEFAULT",
+    "NOTATION_SAN",
+    "FEN_OK",
+    "FEN_EMPTY",
+    "FEN_INVALID_MOVE_COUNTER",
+    "FEN_INVALID_HALF_MOVE_COUNTER",
+    "FEN_INVALID_NUMBER_OF_KINGS",
+    "FEN_INVALID_EN_PASSANT_SQ",
+    "FEN_INVALID_CASTLING_INFO",
+    "FEN_INVALID_SIDE_TO_MOVE",
+    "FEN_INVALID_POCKET_INFO",
+    "FEN_INVALID_BOARD_GEOMETRY",
+    "FEN_INVALID_CHAR",
+    "FEN_INVALID_NB_PARTS",
+    "FEN_INVALID_POSITION",
+    "version",
+    "info",
+    "variants",
+    "start_fen",
+    "two_boards",
+    "captures_to_hand",
+    "load_variant_config",
+    "set_option",
+    "legal_moves",
+    "get_san",
+    "get_san_moves",
+    "get_fen",
+    "gives_check",
+    "is_capture",
+    "to_wire",
+    "move_effects",
+    "perft",
+    "game_result",
+    "is_immediate_game_end",
+    "is_optional_game_end",
+    "has_insufficient_material",
+    "outcome",
+    "payoff",
+    "validate_fen",
+    "read_pgn",
+    "Engine",
+    "SearchResult",
+]
 
 VALUE_MATE: int
 """A win for the side to move (32000, Fairy-Stockfish's value); ``-VALUE_MATE`` a loss."""
@@ -94,7 +148,7 @@ def get_san(
     fen: str,
     move: str,
     chess960: bool = False,
-    notation: int = NOTATION_DEFAULT,
+    notation: int = 0,
 ) -> str:
     """The SAN of a wire move, in the inventors' forms (``Bc1=M``, ``e6 Md2=T``, ``Hxe4``,
     ``0-0(b)``, ``Kf4/N@c5``), with ``+`` or ``#``."""
@@ -104,7 +158,7 @@ def get_san_moves(
     fen: str,
     movelist: Sequence[str],
     chess960: bool = False,
-    notation: int = NOTATION_DEFAULT,
+    notation: int = 0,
 ) -> list[str]:
     """The SAN of each move of a line played from the FEN."""
 
@@ -136,48 +190,52 @@ def to_wire(variant: str, fen: str, san: str) -> str:
     engine reads: check marks optional, ``0-0`` for ``O-O``, long pawn forms like
     ``e5xd5-d6 Md2=T``, wire notation itself)."""
 
-class SideEffect(TypedDict, total=False):
-    kind: str
-    """``promotion``, ``en_passant``, ``castle``, ``swap_in``, ``transform``, ``spell_carry``,
-    ``spell_drop`` or ``drop``."""
-    square: str
-    """Where it happens: the promotion square, the pawn taken e.p., the Rook's new square,
-    the swapped piece, the transformed Magician, where a carried piece lands, the square
-    whose piece falls into the hole, the drop square."""
-    piece: Optional[str]
-    """The piece that results there (FEN letter), or the piece carried, dropped into the
-    hole or taken e.p.; ``None`` when a spell swaps with an empty square."""
-    was: Optional[str]
-    """For ``transform``: the piece before (the Magician)."""
-    # "from": for ``castle``, the Rook's square before (a key that is a Python keyword).
+# What a move does besides its own move: ``kind`` is ``promotion``, ``en_passant``,
+# ``castle``, ``swap_in``, ``transform``, ``spell_carry``, ``spell_drop`` or ``drop``;
+# ``square`` is where it happens (the promotion square, the pawn taken e.p., the Rook's new
+# square, the swapped piece, the transformed Magician, where a carried piece lands, the
+# square whose piece falls into the hole, the drop square); ``piece`` the FEN letter that
+# results there, or the piece carried, dropped into the hole or taken e.p. (``None`` when a
+# spell swaps with an empty square); ``from`` (castling) the Rook's square before; ``was``
+# (transform) the piece before.
+_SideEffect = TypedDict(
+    "_SideEffect",
+    {"kind": str, "square": str, "piece": Optional[str], "from": str, "was": Optional[str]},
+    total=False,
+)
 
-class MoveEffects(TypedDict):
-    move: str
-    """The move in wire notation."""
-    san: str
-    kind: str
-    """``normal``, ``promotion``, ``en_passant``, ``castle``, ``swap_in``, ``transform``,
-    ``en_passant_transform``, ``spell_carry``, ``spell_drop`` or ``drop``."""
-    to: str
-    piece: Optional[str]
-    """The moving piece's FEN letter; ``*`` for a spell (the hole moves)."""
-    captured: list[tuple[str, str]]
-    """``(square, letter)`` of each piece taken off the board."""
-    side_effect: Optional[SideEffect]
-    changes: list[tuple[str, Optional[str], Optional[str]]]
-    """Every square whose content changes: ``(square, before, after)``, each a FEN letter,
-    ``*`` for a hole or ``None`` for empty."""
-    gives_check: bool
-    # "from": the origin square (the hole's square for a spell).
+# Everything a move does: ``move`` (wire), ``san``, ``kind`` (``normal``, ``promotion``,
+# ``en_passant``, ``castle``, ``swap_in``, ``transform``, ``en_passant_transform``,
+# ``spell_carry``, ``spell_drop``, ``drop``), ``from`` (the hole's square for a spell), ``to``,
+# ``piece`` (the mover's FEN letter, ``*`` for a spell), ``captured`` (``(square, letter)`` of
+# each piece taken off the board), ``side_effect``, ``changes`` (every square whose content
+# changes: ``(square, before, after)``, each a FEN letter, ``*`` for a hole or ``None``),
+# ``gives_check``.
+_MoveEffects = TypedDict(
+    "_MoveEffects",
+    {
+        "move": str,
+        "san": str,
+        "kind": str,
+        "from": str,
+        "to": str,
+        "piece": Optional[str],
+        "captured": list[tuple[str, str]],
+        "side_effect": Optional[_SideEffect],
+        "changes": list[tuple[str, Optional[str], Optional[str]]],
+        "gives_check": bool,
+    },
+)
 
 def move_effects(
     variant: str, fen: str, movelist: Sequence[str], move: str
-) -> MoveEffects:
+) -> _MoveEffects:
     """Everything a move does: its kind, squares, captures, side effect, check, and every
-    square it changes (enough for a board to show it). The dict also has the key
-    ``"from"``."""
+    square it changes (enough for a board to show it)."""
 
-def perft(variant: str, fen: str, depth: int, movelist: Sequence[str] = ...) -> int:
+def perft(
+    variant: str, fen: str, depth: int, movelist: Optional[Sequence[str]] = None
+) -> int:
     """The leaves of the legal move tree ``depth`` plies deep; the interpreter's lock is
     released while it counts."""
 
@@ -219,7 +277,7 @@ def payoff(
     variant: str,
     fen: str,
     movelist: Sequence[str],
-    offers: Sequence[tuple[str, str, int, bool]] = ...,
+    offers: Optional[Sequence[tuple[str, str, int, bool]]] = None,
     resigned: Optional[str] = None,
     rule150: bool = False,
     refused_draw_decays: bool = True,
@@ -232,7 +290,7 @@ def payoff(
 def validate_fen(fen: str, variant: str, chess960: bool = False) -> int:
     """``FEN_OK`` or the code of what is wrong (see the ``FEN_*`` constants)."""
 
-class PgnGame(TypedDict):
+class _PgnGame(TypedDict):
     tags: dict[str, str]
     variant: str
     fen: str
@@ -241,10 +299,11 @@ class PgnGame(TypedDict):
     """Every move, in wire notation."""
     result: str
 
-def read_pgn(text: str) -> list[PgnGame]:
+def read_pgn(text: str) -> list[_PgnGame]:
     """Reads and replays every game of a PGN text of any variant (``[Variant "magi"]``;
     none is chess)."""
 
+@final
 class SearchResult:
     """What a search found."""
 
@@ -265,12 +324,13 @@ class SearchResult:
     """The principal variation in wire notation."""
     pv_san: list[str]
 
+@final
 class Engine:
     """A search engine with its hash table and threads, kept between searches."""
 
-    def __init__(
-        self, threads: int = 1, hash: int = 16, scoring: str = "standard"
-    ) -> None:
+    def __new__(
+        cls, threads: int = 1, hash: int = 16, scoring: str = "standard"
+    ) -> "Engine":
         """``threads``: 1 to twice the cores; ``hash``: MB; ``scoring``: ``"standard"`` or
         ``"magi-12"`` (giving stalemate worth more than a draw, as in the Magi payoff)."""
 
@@ -292,7 +352,7 @@ class Engine:
         self,
         variant: str,
         fen: str,
-        moves: Sequence[str] = ...,
+        moves: Optional[Sequence[str]] = None,
         *,
         depth: Optional[int] = None,
         nodes: Optional[int] = None,

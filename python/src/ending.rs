@@ -183,18 +183,19 @@ fn offer_from((kind, by, fullmove, accepted): (String, String, u32, bool)) -> Py
 /// current move. `rule150` is the optional 150-move rule; `refused_draw_decays=False` is the
 /// weaker reading of a refused draw offer.
 #[pyfunction]
-#[pyo3(signature = (variant, fen, movelist, offers=Vec::new(), resigned=None, rule150=false, refused_draw_decays=true))]
+#[pyo3(signature = (variant, fen, movelist, offers=None, resigned=None, rule150=false, refused_draw_decays=true))]
 pub fn payoff(
     variant: &str,
     fen: &str,
     movelist: Vec<String>,
-    offers: Vec<(String, String, u32, bool)>,
+    offers: Option<Vec<(String, String, u32, bool)>>,
     resigned: Option<String>,
     rule150: bool,
     refused_draw_decays: bool,
 ) -> PyResult<Option<(u8, u8)>> {
     let line = Line::new(variant, fen, &movelist)?;
     let offers: Vec<Offer> = offers
+        .unwrap_or_default()
         .into_iter()
         .map(offer_from)
         .collect::<PyResult<_>>()?;

@@ -183,7 +183,7 @@ impl Engine {
     /// for repetitions) until one of the limits is reached: `depth` (plies), `nodes`, `time`
     /// (seconds). At least one must be given. The lock is released while the engine thinks;
     /// Ctrl-C stops the search and raises KeyboardInterrupt.
-    #[pyo3(signature = (variant, fen, moves=Vec::new(), *, depth=None, nodes=None, time=None))]
+    #[pyo3(signature = (variant, fen, moves=None, *, depth=None, nodes=None, time=None))]
     // The arguments are the Python method's, keywords included.
     #[allow(clippy::too_many_arguments)]
     fn search(
@@ -191,7 +191,7 @@ impl Engine {
         py: Python<'_>,
         variant: &str,
         fen: &str,
-        moves: Vec<String>,
+        moves: Option<Vec<String>>,
         depth: Option<i32>,
         nodes: Option<u64>,
         time: Option<f64>,
@@ -199,7 +199,7 @@ impl Engine {
         let limits = limits(depth, nodes, time)?;
         let variant = variants::variant(variant)?;
         let mut game = Game::new(read_fen(variant, fen)?);
-        for (i, text) in moves.iter().enumerate() {
+        for (i, text) in moves.unwrap_or_default().iter().enumerate() {
             let (_, m) = after_wire(game.position(), text)
                 .map_err(|e| bad_move_in_list(i, e, game.position()))?;
             game.play(m)
@@ -306,10 +306,17 @@ fn describe(
             None => vec![found.best],
         },
     };
+    // The line as far as it is legal (a line read from the hash table could, in principle,
+    // go astray after a collision).
     let mut pv = Vec::with_capacity(line.len());
+    let mut pv_san = Vec::with_capacity(line.len());
     let mut pos = *position;
     for &m in &line {
+        if !pos.legal_moves().contains(&m) {
+            break;
+        }
         pv.push(wire(&pos, m));
+        pv_san.push(pos.san(m));
         pos = pos.after(m);
     }
     let after_best = position.after(found.best);
@@ -323,7 +330,7 @@ fn describe(
         seldepth,
         nodes: found.nodes,
         time,
-        pv_san: position.line_san(&line),
         pv,
+        pv_san,
     }
 }

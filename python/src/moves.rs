@@ -44,7 +44,8 @@ pub fn legal_moves(
 
 /// The SAN of a move (wire notation) in the position of the FEN.
 #[pyfunction]
-#[pyo3(signature = (variant, fen, r#move, chess960=false, notation=NOTATION_DEFAULT))]
+// `notation=0` is NOTATION_DEFAULT, written as a number for the signature Python shows.
+#[pyo3(signature = (variant, fen, r#move, chess960=false, notation=0))]
 pub fn get_san(
     variant: &str,
     fen: &str,
@@ -61,7 +62,7 @@ pub fn get_san(
 
 /// The SAN of each move of a line played from the FEN.
 #[pyfunction]
-#[pyo3(signature = (variant, fen, movelist, chess960=false, notation=NOTATION_DEFAULT))]
+#[pyo3(signature = (variant, fen, movelist, chess960=false, notation=0))]
 pub fn get_san_moves(
     variant: &str,
     fen: &str,
@@ -168,15 +169,15 @@ pub fn to_wire(variant: &str, fen: &str, san: &str) -> PyResult<String> {
 /// The leaves of the move tree `depth` plies deep after `movelist` (the move generator's
 /// proof). The interpreter's lock is released while it counts.
 #[pyfunction]
-#[pyo3(signature = (variant, fen, depth, movelist=Vec::new()))]
+#[pyo3(signature = (variant, fen, depth, movelist=None))]
 pub fn perft(
     py: Python<'_>,
     variant: &str,
     fen: &str,
     depth: u32,
-    movelist: Vec<String>,
+    movelist: Option<Vec<String>>,
 ) -> PyResult<u64> {
-    let position = Line::new(variant, fen, &movelist)?.position;
+    let position = Line::new(variant, fen, &movelist.unwrap_or_default())?.position;
     Ok(py.detach(move || with_position!(&position, p => magus::movegen::perft::perft(p, depth))))
 }
 
