@@ -157,6 +157,18 @@ fn main() -> ExitCode {
             eprintln!("warning: --variant-path: {p}");
         }
     }
+    if matches!(
+        cli.command,
+        Some(
+            Command::Perft { .. }
+                | Command::Bench { .. }
+                | Command::Analyze(_)
+                | Command::Rules { .. }
+                | Command::Variants
+        )
+    ) {
+        end_quietly_on_a_closed_pipe();
+    }
     let result = match cli.command {
         None => {
             run_detected(registry, &problems);
@@ -242,6 +254,18 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Lets a write to a pipe whose reader went away (`magus perft … | head -2`) end the process
+/// as it ends any Unix tool that prints, killed by SIGPIPE (status 141), instead of failing
+/// the write, which `println!` turns into a panic, in whichever thread prints. Only for the
+/// commands that just print: the protocols, `match`, `replay` and `play` handle the error.
+fn end_quietly_on_a_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: signal(2) with constant arguments, before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

@@ -525,3 +525,61 @@ fn analyze_reads_a_pgn_game() {
     assert!(err.contains("--pgn") && err.contains("2. Ke3"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `magus analyze … | head -1` and `magus perft --divide … | head -2`: the reader takes what
+/// it wants and closes the pipe; magus ends as a Unix tool does, killed by SIGPIPE, with no
+/// panic (the analysis prints from its search thread) and nothing on standard error.
+#[test]
+fn printing_commands_end_quietly_when_the_reader_closes_the_pipe() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::os::unix::process::ExitStatusExt;
+    for (args, lines) in [
+        (
+            &["analyze", "--variant", "chess", "--movetime", "20000"][..],
+            1,
+        ),
+        (
+            &["perft", "--variant", "magi", "--depth", "5", "--divide"][..],
+            2,
+        ),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_magus"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut reader = BufReader::new(child.stdout.take().unwrap());
+        for _ in 0..lines {
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            assert!(!line.is_empty(), "{args:?}: no output");
+        }
+        drop(reader);
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(60),
+                "{args:?} went on after its reader left"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        assert_eq!(
+            status.signal(),
+            Some(libc::SIGPIPE),
+            "{args:?}: {status:?} {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
