@@ -4,7 +4,7 @@
 //! delays are printed (`cargo test --release --test ponder_stress -- --nocapture`), the
 //! figures of the README's reliability section.
 //!
-//! `MAGUS_STRESS_ROUNDS` multiplies the number of rounds (default 1: about 1,500 searches).
+//! `MAGUS_STRESS_ROUNDS` multiplies the number of rounds (default 1: about 2,200 UCI searches and 360 XBoard replies).
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -228,7 +228,7 @@ fn uci_ponder_stop_and_go_in_every_order_and_spacing() {
         let _load = (round % 2 == 1).then(Load::start);
         for order in ORDERS {
             for gap in SPACINGS {
-                for _ in 0..10 {
+                for _ in 0..45 {
                     let what = format!("go ponder, {order:?}, gap {gap:?}, load {}", round % 2);
                     engine.send("position startpos moves e2e4\n");
                     let go = "go ponder wtime 100 btime 100\n";
@@ -285,8 +285,13 @@ fn xboard_ponder_hits_and_misses_at_every_spacing() {
     let mut replies = 0;
     for round in 0..2 * rounds() {
         let _load = (round % 2 == 1).then(Load::start);
-        for gap in SPACINGS {
-            for hit in [true, false] {
+        for (gap, hit) in SPACINGS
+            .iter()
+            .flat_map(|&gap| [(gap, true), (gap, false)])
+            .cycle()
+            .take(SPACINGS.len() * 2 * 5)
+        {
+            {
                 let what = format!("xboard, hit {hit}, gap {gap:?}, load {}", round % 2);
                 engine.send("new\nhard\npost\nlevel 0 0:01 0\ntime 100\notim 100\nusermove e2e4\n");
                 let mut played = vec!["e2e4".to_string()];
