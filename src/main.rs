@@ -302,12 +302,7 @@ fn find_variant(
     registry: &Registry,
     name: &str,
 ) -> Result<&'static magus::variant::Variant, String> {
-    registry.get(name).ok_or_else(|| {
-        format!(
-            "--variant: unknown variant '{name}' (known: {})",
-            registry.names().join(", ")
-        )
-    })
+    registry.find(name).map_err(|e| format!("--variant: {e}"))
 }
 
 fn perft(

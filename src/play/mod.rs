@@ -123,13 +123,9 @@ struct Setup {
 }
 
 fn setup(args: &PlayArgs, registry: &Registry) -> Result<Setup, String> {
-    let variant = registry.get(&args.variant).ok_or_else(|| {
-        format!(
-            "--variant: unknown variant '{}' (known: {})",
-            args.variant,
-            registry.names().join(", ")
-        )
-    })?;
+    let variant = registry
+        .find(&args.variant)
+        .map_err(|e| format!("--variant: {e}"))?;
     let start = AnyPosition::from_fen(variant, args.fen.as_deref())
         .map_err(|e| format!("--fen '{}': {e}", args.fen.as_deref().unwrap_or_default()))?;
     let control = if let Some(tc) = &args.tc {

@@ -99,12 +99,9 @@ pub struct UciSession {
 
 impl UciSession {
     pub fn new(registry: Registry, out: Output) -> UciSession {
-        let variant = registry.get("chess").unwrap_or(registry.all()[0]);
-        let start =
-            AnyPosition::from_fen(variant, None).expect("built-in start positions are sound");
         UciSession {
+            game: super::game_before_any_command(&registry),
             registry,
-            game: Game::new(start),
             out,
             engine: Engine::new(),
             deferred: Vec::new(),
@@ -380,12 +377,7 @@ impl UciSession {
     }
 
     fn set_variant(&mut self, name: &str) -> Result<(), String> {
-        let Some(variant) = self.registry.get(name) else {
-            return Err(format!(
-                "unknown variant '{name}' (known: {})",
-                self.registry.names().join(", ")
-            ));
-        };
+        let variant = self.registry.find(name)?;
         let start = AnyPosition::from_fen(variant, None)?;
         self.game = Game::new(start);
         self.say(&format!(

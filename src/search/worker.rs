@@ -429,15 +429,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         if !N::PV
             && let (Some(e), Some(score)) = (entry, tt_score)
             && e.depth >= depth
+            && e.bound.settles(score, alpha, beta)
         {
-            let cutoff = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if cutoff {
-                return score;
-            }
+            return score;
         }
 
         let in_check = pos.in_check();
@@ -1007,12 +1001,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             && let Some(e) = entry
         {
             let score = score_from_tt(e.score, ply);
-            let cutoff = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if cutoff {
+            if e.bound.settles(score, alpha, beta) {
                 return score;
             }
         }

@@ -38,6 +38,17 @@ impl Registry {
         self.variants.iter().copied().find(|v| v.name == name)
     }
 
+    /// As [`Registry::get`], with a message naming the variants there are when `name` is not
+    /// one of them.
+    pub fn find(&self, name: &str) -> Result<&'static Variant, String> {
+        self.get(name).ok_or_else(|| {
+            format!(
+                "unknown variant '{name}' (known: {})",
+                self.names().join(", ")
+            )
+        })
+    }
+
     pub fn all(&self) -> &[&'static Variant] {
         &self.variants
     }

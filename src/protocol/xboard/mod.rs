@@ -163,12 +163,9 @@ struct Entry {
 
 impl XboardSession {
     pub fn new(registry: Registry, out: Output) -> XboardSession {
-        let variant = registry.get("chess").unwrap_or(registry.all()[0]);
-        let start =
-            AnyPosition::from_fen(variant, None).expect("built-in start positions are sound");
         XboardSession {
+            game: crate::protocol::game_before_any_command(&registry),
             registry,
-            game: Game::new(start),
             out,
             engine: Engine::new(),
             turn: SharedTurn::default(),
