@@ -926,3 +926,36 @@ fn help_lists_the_commands_as_comments() {
     );
     t.alive(1);
 }
+
+#[test]
+fn strength_options_weaken_the_search() {
+    let mut t = Transcript::start();
+    let lines = t.send("xboard\nprotover 2");
+    for option in [
+        "feature option=\"Skill Level -spin 20 0 20\"",
+        "feature option=\"Limit Strength -check 0\"",
+        "feature option=\"Elo -spin 1500 1000 2800\"",
+    ] {
+        assert!(has(&lines, option), "{option}: {lines:?}");
+    }
+    let lines = t.send("option Skill Level=25\nping 1");
+    assert!(lines.iter().any(|l| l.starts_with("Error")), "{lines:?}");
+    // Level 0 searches one ply whatever the depth asked for.
+    t.send("new\npost\nsd 5\noption Skill Level=0\nusermove e2e4");
+    let lines = t.wait("move ");
+    let depths: Vec<i32> = lines
+        .iter()
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .collect();
+    assert!(!depths.is_empty(), "{lines:?}");
+    assert!(depths.iter().all(|&d| d == 1), "{lines:?}");
+    // Back to full strength: the depth asked for.
+    t.send("force\noption Skill Level=20\nnew\npost\nsd 5\nusermove e2e4");
+    let lines = t.wait("move ");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.split_whitespace().next() == Some("5")),
+        "{lines:?}"
+    );
+}

@@ -18,10 +18,12 @@ use std::time::Duration;
 use vampirc_uci::UciMessage;
 
 use crate::eval::TermSet;
+use crate::eval::wdl::{self, WdlModel};
 use crate::game::{AnyPosition, Game};
 use crate::protocol::definitions::{self, DefinitionCommands, Dialect};
 use crate::protocol::notation;
 use crate::search::engine::Engine;
+use crate::search::strength;
 use crate::search::time::Limits;
 use crate::search::{Pruning, Report, Score};
 use crate::variant::Registry;
@@ -95,6 +97,10 @@ pub struct UciSession {
     deferred: Vec<String>,
     task: Option<Task>,
     definitions: DefinitionCommands,
+    /// Skill Level, UCI_LimitStrength and UCI_Elo as set.
+    strength: strength::Setting,
+    /// UCI_ShowWDL: info lines carry win, draw and loss chances.
+    show_wdl: bool,
 }
 
 impl UciSession {
@@ -107,6 +113,8 @@ impl UciSession {
             deferred: Vec::new(),
             task: None,
             definitions: DefinitionCommands::new(Dialect::Uci),
+            strength: strength::Setting::default(),
+            show_wdl: false,
         }
     }
 
@@ -246,6 +254,19 @@ impl UciSession {
         self.say("option name Ponder type check default false");
         self.say("option name Move Overhead type spin default 30 min 0 max 5000");
         self.say("option name Clear Hash type button");
+        self.say(&format!(
+            "option name Skill Level type spin default {} min 0 max {}",
+            strength::MAX_SKILL as u8,
+            strength::MAX_SKILL as u8
+        ));
+        self.say("option name UCI_LimitStrength type check default false");
+        self.say("option name UCI_ShowWDL type check default false");
+        self.say(&format!(
+            "option name UCI_Elo type spin default {} min {} max {}",
+            strength::DEFAULT_ELO,
+            strength::MIN_ELO,
+            strength::MAX_ELO
+        ));
         let vars: String = self
             .registry
             .names()
@@ -311,6 +332,19 @@ impl UciSession {
                     .set_options(|o| o.move_overhead = Duration::from_millis(n as u64))
             }),
             "ponder" => flag(value, name).map(|_| ()),
+            "skill level" => number(0, strength::MAX_SKILL as usize).map(|n| {
+                self.strength.level = n as u8;
+                self.apply_strength();
+            }),
+            "uci_showwdl" => flag(value, name).map(|on| self.show_wdl = on),
+            "uci_limitstrength" => flag(value, name).map(|on| {
+                self.strength.limit_by_elo = on;
+                self.apply_strength();
+            }),
+            "uci_elo" => number(strength::MIN_ELO as usize, strength::MAX_ELO as usize).map(|n| {
+                self.strength.elo = n as u32;
+                self.apply_strength();
+            }),
             "clear hash" => {
                 self.engine.clear_hash();
                 Ok(())
@@ -374,6 +408,11 @@ impl UciSession {
         if let Err(e) = result {
             self.error(&e);
         }
+    }
+
+    fn apply_strength(&self) {
+        let skill = self.strength.skill();
+        self.engine.set_options(|o| o.skill = skill);
     }
 
     fn set_variant(&mut self, name: &str) -> Result<(), String> {
@@ -529,10 +568,18 @@ impl UciSession {
         let pos = *self.game.position();
         let info_out = Arc::clone(&self.out);
         let done_out = Arc::clone(&self.out);
+        // The material left does not change during a search: measured once for the WDL.
+        let wdl = self.show_wdl.then(|| {
+            let variant = pos.variant();
+            (
+                wdl::model_for(variant),
+                wdl::material_left(variant, &pos.to_fen()),
+            )
+        });
         self.engine.go(
             &self.game,
             limits,
-            Box::new(move |r| say(&info_out, &info_line(&pos, r))),
+            Box::new(move |r| say(&info_out, &info_line(&pos, r, wdl.as_ref()))),
             Box::new(move |result| say(&done_out, &bestmove_line(&pos, &result))),
         );
     }
@@ -661,12 +708,21 @@ fn is_go_keyword(word: &str) -> bool {
     )
 }
 
-/// Formats a search report as a UCI `info` line.
-pub fn info_line(pos: &AnyPosition, r: &Report) -> String {
-    let score = match r.score {
+/// Formats a search report as a UCI `info` line; with `wdl` (the variant's model and the
+/// material left), the score's win, draw and loss chances in per mille after it.
+pub fn info_line(pos: &AnyPosition, r: &Report, wdl: Option<&(WdlModel, f64)>) -> String {
+    let mut score = match r.score {
         Score::Centipawns(cp) => format!("cp {cp}"),
         Score::Mate(m) => format!("mate {m}"),
     };
+    if let Some((model, material)) = wdl {
+        let (w, d, l) = match r.score {
+            Score::Centipawns(cp) => wdl::wdl(model, cp, *material),
+            Score::Mate(m) if m > 0 => (1000, 0, 0),
+            Score::Mate(_) => (0, 0, 1000),
+        };
+        score += &format!(" wdl {w} {d} {l}");
+    }
     let bound = match r.bound {
         Some(true) => " lowerbound",
         Some(false) => " upperbound",

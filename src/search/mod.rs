@@ -11,6 +11,7 @@ mod node;
 pub mod ordering;
 pub mod params;
 mod see;
+pub mod strength;
 mod thread;
 pub mod time;
 pub mod tt;
@@ -43,6 +44,8 @@ pub struct SearchOptions {
     /// The terms of the full evaluation that are on (all of them in play).
     pub eval_terms: crate::eval::TermSet,
     pub pruning: Pruning,
+    /// Play weaker on purpose at this skill level (`strength.rs`); `None` at full strength.
+    pub skill: Option<f64>,
 }
 
 /// Which selective parts of the search are on: all of them in play; each can be turned off
@@ -120,6 +123,7 @@ impl Default for SearchOptions {
             eval_mode: crate::eval::EvalMode::Full,
             eval_terms: crate::eval::TermSet::ALL,
             pruning: Pruning::default(),
+            skill: None,
         }
     }
 }

@@ -28,6 +28,7 @@ use crate::protocol::definitions::{self, DefinitionCommands, Dialect};
 use crate::protocol::notation::MoveError;
 use crate::protocol::uci::{ENGINE_NAME, Output, PAYOFF_STALEMATE_BONUS, max_threads, say};
 use crate::search::engine::{Engine, EngineHandle};
+use crate::search::strength;
 use crate::search::time::Limits;
 use crate::search::{Report, Score, SearchControl, SearchResult};
 use crate::variant::Registry;
@@ -128,6 +129,8 @@ pub struct XboardSession {
     out: Output,
     engine: Engine,
     turn: SharedTurn,
+    /// Skill Level, Limit Strength and Elo as set.
+    strength: strength::Setting,
     payoff: bool,
     /// The side the engine plays; `None` in force mode.
     side: Option<Color>,
@@ -182,6 +185,7 @@ impl XboardSession {
             protover: 1,
             checkable_only: true,
             mark_swap_ins: false,
+            strength: strength::Setting::default(),
             definitions: DefinitionCommands::new(Dialect::Xboard),
             entry: Entry::default(),
         }
@@ -444,6 +448,21 @@ impl XboardSession {
             "feature option=\"Mark swap-ins -check {}\"",
             self.mark_swap_ins as u8
         ));
+        self.say(&format!(
+            "feature option=\"Skill Level -spin {} 0 {}\"",
+            self.strength.level,
+            strength::MAX_SKILL as u8
+        ));
+        self.say(&format!(
+            "feature option=\"Limit Strength -check {}\"",
+            self.strength.limit_by_elo as u8
+        ));
+        self.say(&format!(
+            "feature option=\"Elo -spin {} {} {}\"",
+            self.strength.elo,
+            strength::MIN_ELO,
+            strength::MAX_ELO
+        ));
         self.say("feature option=\"Clear Hash -button\"");
         self.say("feature option=\"VariantPath -path \"");
     }
@@ -655,6 +674,18 @@ impl XboardSession {
                 _ => Err("Scoring is standard or magi-12".into()),
             },
             "multipv" => number(1, 256).map(|n| self.engine.set_options(|o| o.multipv = n)),
+            "skill level" => number(0, strength::MAX_SKILL as usize).map(|n| {
+                self.strength.level = n as u8;
+                self.apply_strength();
+            }),
+            "limit strength" => number(0, 1).map(|n| {
+                self.strength.limit_by_elo = n == 1;
+                self.apply_strength();
+            }),
+            "elo" => number(strength::MIN_ELO as usize, strength::MAX_ELO as usize).map(|n| {
+                self.strength.elo = n as u32;
+                self.apply_strength();
+            }),
             "only xboard moves" => number(0, 1).map(|n| self.checkable_only = n == 1),
             "mark swap-ins" => number(0, 1).map(|n| self.mark_swap_ins = n == 1),
             "move overhead" => number(0, 5000).map(|n| {
@@ -678,6 +709,11 @@ impl XboardSession {
         if let Err(e) = result {
             self.error(&e, line);
         }
+    }
+
+    fn apply_strength(&self) {
+        let skill = self.strength.skill();
+        self.engine.set_options(|o| o.skill = skill);
     }
 
     fn new_game(&mut self) {
