@@ -332,8 +332,8 @@ fn bad_settings_fail_with_one_clear_line() {
     let dir = TempDir::new("flags");
     for (args, fact) in [
         (
-            &["--level", "0"][..],
-            "--level: 0 is not a level from 1 to 10",
+            &["--level", "21"][..],
+            "--level: 21 is not a level from 0 to 20",
         ),
         (&["--tc", "fast"][..], "--tc 'fast'"),
         (&["--variant", "nonesuch"][..], "unknown variant 'nonesuch'"),

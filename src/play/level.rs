@@ -1,40 +1,22 @@
-//! Strength levels of `magus play`: what the engine may spend on a move at each level.
+//! Strength levels of `magus play`: the engine's own skill levels (`Skill Level` 0 to 20 of
+//! UCI and XBoard, `magus::search::strength`), each with one thread and a budget of nodes per
+//! move so that a move takes a second or two at most.
 //!
-//! For now a level is a node budget per move, with one search thread so that a game at a
-//! level is the same game every time (tests and bug reports can replay it). The levels grow
-//! by about ×3 each; level 1 sees little more than captures one move deep, level 10 searches
-//! a few seconds a move on one core.
-//!
-//! | level | nodes per move |
-//! |---:|---:|
-//! | 1 | 200 |
-//! | 2 | 600 |
-//! | 3 | 2,000 |
-//! | 4 | 6,000 |
-//! | 5 | 20,000 |
-//! | 6 | 60,000 |
-//! | 7 | 200,000 |
-//! | 8 | 600,000 |
-//! | 9 | 2,000,000 |
-//! | 10 | 6,000,000 |
-//!
-//! Every front end that plays at a level goes through [`apply_level`]: when the search gains
-//! a strength setting of its own (an Elo target, a skill level), this is the one place to
-//! switch it on.
+//! Below 20 the engine searches four lines to a depth of one ply more than the level and
+//! chooses among them with noise that grows as the level falls; 20 is full strength.
 
 use crate::search::engine::Engine;
+use crate::search::strength::{self, Setting};
 use crate::search::time::Limits;
 
 /// The levels there are.
-pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
+pub const LEVELS: std::ops::RangeInclusive<u8> = 0..=(strength::MAX_SKILL as u8);
 
 /// The level `magus play` plays at when none is given.
-pub const DEFAULT_LEVEL: u8 = 4;
+pub const DEFAULT_LEVEL: u8 = 8;
 
-/// Nodes per move at levels 1 to 10.
-const NODES: [u64; 10] = [
-    200, 600, 2_000, 6_000, 20_000, 60_000, 200_000, 600_000, 2_000_000, 6_000_000,
-];
+/// Nodes a move may take at any level: the depth cap of a level stops it sooner.
+const NODES_PER_MOVE: u64 = 1_000_000;
 
 /// Checks a level given by a person.
 pub fn check_level(level: u8) -> Result<u8, String> {
@@ -52,11 +34,16 @@ pub fn check_level(level: u8) -> Result<u8, String> {
 /// Sets the engine up to play at `level` (from [`LEVELS`]) and returns the limits of each of
 /// its moves.
 pub fn apply_level(engine: &Engine, level: u8) -> Limits {
-    let level = level.clamp(*LEVELS.start(), *LEVELS.end());
-    // One thread: the same moves every time at a level.
-    engine.set_options(|o| o.threads = 1);
+    let setting = Setting {
+        level: level.clamp(*LEVELS.start(), *LEVELS.end()),
+        ..Setting::default()
+    };
+    engine.set_options(|o| {
+        o.threads = 1;
+        o.skill = setting.skill();
+    });
     Limits {
-        nodes: Some(NODES[level as usize - 1]),
+        nodes: Some(NODES_PER_MOVE),
         ..Limits::default()
     }
 }
@@ -66,16 +53,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_level_spends_more_than_the_one_below() {
+    fn a_level_sets_the_engine_skill_and_full_strength_none() {
         let engine = Engine::with_hash(1);
-        let mut last = 0;
-        for level in LEVELS {
-            let nodes = apply_level(&engine, level).nodes.unwrap();
-            assert!(nodes > last, "level {level}: {nodes} nodes");
-            last = nodes;
-        }
+        let limits = apply_level(&engine, 3);
+        assert_eq!(limits.nodes, Some(NODES_PER_MOVE));
+        assert_eq!(engine.options().skill, Some(3.0));
         assert_eq!(engine.options().threads, 1);
-        assert!(check_level(0).is_err() && check_level(11).is_err());
+        apply_level(&engine, *LEVELS.end());
+        assert_eq!(engine.options().skill, None);
+        assert!(check_level(21).is_err());
+        assert_eq!(check_level(0), Ok(0));
         assert_eq!(check_level(DEFAULT_LEVEL), Ok(DEFAULT_LEVEL));
     }
 }

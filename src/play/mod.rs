@@ -50,7 +50,8 @@ pub struct PlayArgs {
     /// `15+10`, `0:30+1` for half a minute, `40/90+30` for 90 minutes per 40 moves).
     #[arg(long, conflicts_with_all = ["level", "depth"])]
     pub tc: Option<String>,
-    /// The engine's strength, from 1 to 10 (a node budget per move; default 4).
+    /// The engine's strength: its skill level from 0 (weakest) to 20 (full strength; default 8),
+    /// as UCI's `Skill Level`.
     #[arg(long, conflicts_with = "depth")]
     pub level: Option<u8>,
     /// The engine searches this many plies a move (one thread: the same moves every time).
