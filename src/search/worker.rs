@@ -643,7 +643,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                         continue;
                     }
                 } else {
-                    if skip_quiets {
+                    // Past the move count, only quiet moves that give check are still tried:
+                    // a quiet mate must not be dropped with the rest.
+                    if skip_quiets && !gives_check {
                         continue;
                     }
                     // Late-move pruning: the quiet moves this late in the order are dropped;
