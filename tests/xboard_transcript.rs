@@ -230,7 +230,10 @@ fn a_game_with_clocks_moves_and_pings() {
     assert_ne!(engine_move(&lines), reply);
     // undo takes one ply back, remove two.
     let before = t.fen();
-    t.send("force\nusermove g1f3");
+    // Any legal move of White's (the engine's reply may have given check).
+    let legal = t.session.game().position().legal_moves_wire(1)[0].clone();
+    t.send(&format!("force\nusermove {legal}"));
+    assert_ne!(t.fen(), before, "{legal} was played");
     t.send("undo");
     assert_eq!(t.fen(), before);
     let two_back = {
