@@ -11,6 +11,7 @@
 mod params;
 mod tables;
 mod variant_terms;
+pub mod wdl;
 
 use crate::board::{Bitboard, Color, Kind, MAX_KINDS, Position};
 pub use params::Params;

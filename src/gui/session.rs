@@ -588,8 +588,7 @@ impl Session {
         let mut limits = Limits::default();
         match purpose {
             Purpose::Analysis => {
-                let k = st.settings.multipv;
-                engine.set_options(|o| o.multipv = k);
+                strength::configure_for_analysis(engine, st.settings.multipv);
                 limits.infinite = true;
             }
             Purpose::Move => {
@@ -601,7 +600,7 @@ impl Session {
                     }
                     None => limits.movetime = Some(st.settings.movetime),
                 }
-                strength::configure(engine, st.settings.level, &mut limits);
+                strength::configure_for_move(engine, st.settings.level);
             }
         }
         st.next_search += 1;

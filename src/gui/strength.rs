@@ -1,41 +1,39 @@
-//! Strength levels for games against magus: 1 (weakest) to 8 (full strength).
-//!
-//! A level reaches the engine through [`configure`] only, so that when the engine grows its
-//! own strength options (`UCI_LimitStrength`, `UCI_Elo`, `Skill Level`) this is the one
-//! place to change. Until then a level caps the search depth, which weakens play in the
-//! same direction: a shallower search sees fewer threats.
+//! Strength levels of the board's games against magus: the engine's own skill levels, 0
+//! (weakest) to 20 (full strength), the same as `Skill Level` in UCI and XBoard and as
+//! `magus play --level` (`crate::search::strength` holds the method).
 
 use crate::search::engine::Engine;
-use crate::search::time::Limits;
+use crate::search::strength::{MAX_SKILL, Setting};
 
 /// The weakest level.
-pub const WEAKEST: u8 = 1;
-/// Full strength: no cap beyond the clock.
-pub const FULL: u8 = 8;
-
-/// The deepest search of a level, `None` at full strength.
-pub fn depth_cap(level: u8) -> Option<i32> {
-    match level {
-        0..=4 => Some(level.max(WEAKEST) as i32),
-        5 => Some(5),
-        6 => Some(7),
-        7 => Some(9),
-        _ => None,
-    }
-}
+pub const WEAKEST: u8 = 0;
+/// Full strength.
+pub const FULL: u8 = MAX_SKILL as u8;
 
 /// Whether `level` is one of the levels.
 pub fn is_level(level: u8) -> bool {
     (WEAKEST..=FULL).contains(&level)
 }
 
-/// Sets up the engine and the limits of a search for a move at `level`.
-pub fn configure(engine: &Engine, level: u8, limits: &mut Limits) {
-    // The engine's searches for moves use one line; analysis sets its own.
-    engine.set_options(|o| o.multipv = 1);
-    if let Some(cap) = depth_cap(level) {
-        limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
+/// Sets up the engine to find its move at `level`: one line, weakened below full strength.
+pub fn configure_for_move(engine: &Engine, level: u8) {
+    let skill = Setting {
+        level: level.min(FULL),
+        ..Setting::default()
     }
+    .skill();
+    engine.set_options(|o| {
+        o.multipv = 1;
+        o.skill = skill;
+    });
+}
+
+/// Sets up the engine to analyse for a person: `lines` lines at full strength.
+pub fn configure_for_analysis(engine: &Engine, lines: usize) {
+    engine.set_options(|o| {
+        o.multipv = lines;
+        o.skill = None;
+    });
 }
 
 #[cfg(test)]
@@ -43,27 +41,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_higher_level_never_searches_less_deeply() {
-        let cap = |l| depth_cap(l).unwrap_or(i32::MAX);
-        for level in WEAKEST..FULL {
-            assert!(cap(level) < cap(level + 1), "level {level}");
-        }
-        assert_eq!(depth_cap(FULL), None);
-        assert_eq!(depth_cap(WEAKEST), Some(1));
-    }
-
-    #[test]
-    fn configure_caps_the_depth_below_full_strength() {
+    fn a_level_below_full_weakens_the_engine_and_analysis_never_does() {
         let engine = Engine::with_hash(1);
-        let mut limits = Limits::default();
-        configure(&engine, 3, &mut limits);
-        assert_eq!(limits.depth, Some(3));
-        let mut limits = Limits::depth(2);
-        configure(&engine, 5, &mut limits);
-        assert_eq!(limits.depth, Some(2));
-        let mut limits = Limits::default();
-        configure(&engine, FULL, &mut limits);
-        assert_eq!(limits.depth, None);
+        configure_for_move(&engine, 3);
+        assert_eq!(engine.options().skill, Some(3.0));
         assert_eq!(engine.options().multipv, 1);
+        configure_for_analysis(&engine, 3);
+        assert_eq!(engine.options().skill, None);
+        assert_eq!(engine.options().multipv, 3);
+        configure_for_move(&engine, FULL);
+        assert_eq!(engine.options().skill, None);
+        assert!(is_level(0) && is_level(20) && !is_level(21));
     }
 }

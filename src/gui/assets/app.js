@@ -825,7 +825,7 @@ async function main() {
       return;
     } catch (_) { /* gone: start a new one */ }
   }
-  await startGame({ variant: "chess", white: "human", black: "engine", level: 4 });
+  await startGame({ variant: "chess", white: "human", black: "engine", level: 8 });
 }
 
 main();
