@@ -74,6 +74,37 @@ fn the_server_prints_a_loopback_address_and_serves_the_page_and_its_files() {
 }
 
 #[test]
+fn a_variant_from_a_definition_file_is_served_and_played() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/elephants.toml");
+    let server = Server::start_with(&["--variant-path", file]);
+    let variants: Value = serde_json::from_str(&server.get("/api/variants").1).unwrap();
+    let elephants = variants
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["name"] == "elephants")
+        .unwrap_or_else(|| panic!("elephants missing from {variants}"));
+    assert_eq!(
+        (&elephants["files"], &elephants["ranks"]),
+        (&6.into(), &6.into())
+    );
+    // Its pieces have pictures: the Elephant's is its own, not the King's.
+    let base = elephants["images"].as_str().unwrap();
+    let king = server.get(&format!("{base}w0.svg"));
+    let elephant = server.get(&format!("{base}w1.svg"));
+    assert_eq!((king.0, elephant.0), (200, 200));
+    assert!(elephant.1.contains("<svg") && elephant.1 != king.1);
+    let game = server.new_game(r#"{"variant":"elephants","white":"human","black":"human"}"#);
+    let g = id(&game);
+    assert_eq!(game["board"]["files"], 6);
+    // The lame Elephant: two squares diagonally, b1-d3, over an empty c2.
+    let after = play(&server, &g, "b1d3");
+    assert_eq!(sans(&after), ["Ed3"]);
+    let (status, body) = server.post(&format!("/api/games/{g}/move"), r#"{"move":"b6b4"}"#);
+    assert_eq!(status, 400, "{body}");
+}
+
+#[test]
 fn a_game_between_two_people_is_played_taken_back_and_exported() {
     let server = Server::start();
     let game = server.new_game(r#"{"variant":"chess","white":"human","black":"human"}"#);
@@ -335,7 +366,10 @@ fn a_weaker_level_thinks_less_and_move_now_stops_the_search() {
     let weak = time_to_move(1);
     let full = time_to_move(20);
     assert!(weak < Duration::from_millis(1500), "level 1 took {weak:?}");
-    assert!(full >= Duration::from_millis(2000), "level 20 took {full:?}");
+    assert!(
+        full >= Duration::from_millis(2000),
+        "level 20 took {full:?}"
+    );
     // Move now: magus plays at once what it has.
     let game = server.new_game(
         r#"{"variant":"deathmatch","white":"engine","black":"human","movetime_ms":60000}"#,
@@ -609,8 +643,10 @@ fn malformed_and_hostile_requests_get_a_4xx_with_a_message_and_the_server_keeps_
             start.append(&mut junk);
             junk = start;
         }
-        let _ = server.raw(&junk);
+        server.throw(&junk);
     }
+    let (status, _) = parse_response(&server.raw(b"NOT HTTP AT ALL\r\n\r\n"));
+    assert_eq!(status, 400, "a request line that is not HTTP");
     for _ in 0..50 {
         let mut s = std::net::TcpStream::connect(("127.0.0.1", server.port)).unwrap();
         use std::io::Write;

@@ -18,8 +18,14 @@ pub struct Server {
 impl Server {
     /// Starts `magus gui --port 0 --no-browser` and reads the address it prints.
     pub fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// The same, with more arguments (`--variant-path ...`).
+    pub fn start_with(extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_magus"))
             .args(["gui", "--port", "0", "--no-browser"])
+            .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -70,6 +76,13 @@ impl Server {
         let _ = stream.shutdown(std::net::Shutdown::Both);
         let _ = sending.join();
         out
+    }
+
+    /// Sends bytes and hangs up without waiting for an answer, as a broken or hostile
+    /// client does.
+    pub fn throw(&self, bytes: &[u8]) {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
+        let _ = stream.write_all(bytes);
     }
 
     /// A request with the given extra headers; returns the status and the body.
