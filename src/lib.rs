@@ -14,14 +14,19 @@
 //!   `pgn`; `diagram`;
 //! - `tournament`: the referee, a client of the protocols;
 //! - `tune`: self-play data and the fitting of the evaluation's weights (Texel tuning);
+//! - `gui`: the board in the browser (`magus gui`), on top of all the rest; nothing in the
+//!   library uses it;
+//! - `play`: a game between a person and the engine in a terminal;
 //! - the command line (`main.rs`) and the other front ends on top.
 
 pub mod board;
 pub mod diagram;
 pub mod eval;
 pub mod game;
+pub mod gui;
 pub mod movegen;
 pub mod pgn;
+pub mod play;
 pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -1,5 +1,6 @@
 //! The `magus` command line. Without a command it speaks UCI or XBoard on standard input and
-//! output, whichever the first command (`uci` or `xboard`) asks for.
+//! output, whichever the first command (`uci` or `xboard`) asks for; at a terminal it first
+//! says who it is and how to get help.
 
 use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
@@ -95,10 +96,22 @@ enum Command {
     Match(Box<magus::tournament::cli::MatchArgs>),
     Datagen(Box<magus::tune::cli::DatagenArgs>),
     Tune(Box<magus::tune::cli::TuneArgs>),
+    /// Play a game against the engine in the terminal, moves in SAN; the game is saved as PGN.
+    Play(Box<magus::play::PlayArgs>),
     /// Check every move of the games of a PGN file; report the first illegal one.
     Replay {
         /// The PGN file.
         file: PathBuf,
+    },
+    /// Play and analyse in a web browser: serves a board for every variant on 127.0.0.1.
+    Gui {
+        /// The port to listen on (0: any free port). Default: 8117, or any free port if it is
+        /// taken.
+        #[arg(long)]
+        port: Option<u16>,
+        /// Only print the address; do not open a browser.
+        #[arg(long)]
+        no_browser: bool,
     },
 }
 
@@ -141,23 +154,44 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     let mut registry = Registry::builtin();
-    if let Some(path) = &cli.variant_path
-        && let Err(e) = load_variant_path(&mut registry, path)
-    {
-        eprintln!("error: --variant-path: {e}");
-        return ExitCode::FAILURE;
+    // A variant file that cannot be loaded is refused alone: the command goes on with the
+    // others, and says what was refused (in its protocol's form in a protocol session).
+    let problems = match &cli.variant_path {
+        Some(path) => load_variant_path(&mut registry, path),
+        None => Vec::new(),
+    };
+    let protocol = matches!(
+        cli.command,
+        None | Some(Command::Uci) | Some(Command::Xboard)
+    );
+    if !protocol {
+        for p in &problems {
+            eprintln!("warning: --variant-path: {p}");
+        }
+    }
+    if matches!(
+        cli.command,
+        Some(
+            Command::Perft { .. }
+                | Command::Bench { .. }
+                | Command::Analyze(_)
+                | Command::Rules { .. }
+                | Command::Variants
+        )
+    ) {
+        end_quietly_on_a_closed_pipe();
     }
     let result = match cli.command {
         None => {
-            run_detected(registry);
+            run_detected(registry, &problems);
             Ok(())
         }
         Some(Command::Uci) => {
-            run_uci(registry, None);
+            run_uci(registry, None, &problems);
             Ok(())
         }
         Some(Command::Xboard) => {
-            run_xboard(registry, None);
+            run_xboard(registry, None, &problems);
             Ok(())
         }
         Some(Command::Perft {
@@ -213,6 +247,18 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => magus::tune::cli::run_datagen(&args, &registry),
         Some(Command::Tune(args)) => magus::tune::cli::run_tune(&args, &registry),
         Some(Command::Replay { file }) => magus::tournament::cli::run_replay(&file, &registry),
+        Some(Command::Gui { port, no_browser }) => magus::gui::run(
+            registry,
+            &magus::gui::Options {
+                port,
+                open_browser: !no_browser,
+            },
+        ),
+        Some(Command::Play(args)) => {
+            let mut input = std::io::stdin().lock();
+            let mut output = std::io::stdout().lock();
+            magus::play::run(&args, &registry, &mut input, &mut output)
+        }
         Some(Command::Variants) => {
             for v in registry.all() {
                 println!(
@@ -232,37 +278,52 @@ fn main() -> ExitCode {
     }
 }
 
-/// Loads `--variant-path`: a folder loads all or nothing; of a file, the definitions magus
-/// refuses are listed on stderr, and it is an error only if none loads.
-fn load_variant_path(registry: &mut Registry, path: &std::path::Path) -> Result<(), String> {
-    let definitions = registry.load_path(path, &check_variant)?;
-    let mut loaded = 0;
+/// Lets a write to a pipe whose reader went away (`magus perft … | head -2`) end the process
+/// as it ends any Unix tool that prints, killed by SIGPIPE (status 141), instead of failing
+/// the write, which `println!` turns into a panic, in whichever thread prints. Only for the
+/// commands that just print: the protocols, `match`, `replay` and `play` handle the error.
+fn end_quietly_on_a_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: signal(2) with constant arguments, before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+/// Loads `--variant-path` (a folder of TOML files, or one file) and returns what it refused:
+/// each problem of a refused definition, and a line naming the refused variants. A path that
+/// cannot be read loads nothing; either way the built-in variants and every good definition
+/// are there.
+fn load_variant_path(registry: &mut Registry, path: &std::path::Path) -> Vec<String> {
+    let definitions = match registry.load_path(path, &check_variant) {
+        Ok(d) => d,
+        Err(e) => return vec![format!("{e}; no variant loaded from it")],
+    };
+    let mut problems = Vec::new();
+    let mut refused = Vec::new();
     for d in &definitions {
-        match &d.outcome {
-            Ok(_) => loaded += 1,
-            Err(problems) => {
-                for p in problems {
-                    eprintln!("warning: --variant-path: {p}");
-                }
-            }
+        if let Err(list) = &d.outcome {
+            problems.extend(list.iter().map(|p| p.to_string()));
+            refused.push(if d.name.is_empty() { "?" } else { &d.name });
         }
     }
-    if loaded == 0 {
-        return Err(format!("{}: no variant loaded", path.display()));
+    if !refused.is_empty() {
+        let loaded = definitions.len() - refused.len();
+        problems.push(format!(
+            "{}: refused {} (not loaded); {loaded} other definition{} loaded",
+            path.display(),
+            refused.join(" "),
+            if loaded == 1 { "" } else { "s" }
+        ));
     }
-    Ok(())
+    problems
 }
 
 fn find_variant(
     registry: &Registry,
     name: &str,
 ) -> Result<&'static magus::variant::Variant, String> {
-    registry.get(name).ok_or_else(|| {
-        format!(
-            "--variant: unknown variant '{name}' (known: {})",
-            registry.names().join(", ")
-        )
-    })
+    registry.find(name).map_err(|e| format!("--variant: {e}"))
 }
 
 fn perft(
@@ -525,9 +586,25 @@ fn stdout_output() -> magus::protocol::uci::Output {
     std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()))
 }
 
+/// What magus says at a terminal before the first command (a GUI's pipe gets nothing).
+fn greet(comment: &str) {
+    use std::io::Write;
+    if std::io::stdin().is_terminal() {
+        // A closed output is found by the session's first answer, which ends quietly.
+        let _ = writeln!(
+            std::io::stdout(),
+            "{comment}{} (UCI and XBoard chess-variant engine). Type 'help' for the commands, \
+             'quit' to leave; 'magus play --variant NAME' plays a game here, 'magus --help' \
+             lists the rest.",
+            magus::protocol::uci::ENGINE_NAME
+        );
+    }
+}
+
 /// Reads the first command and speaks the protocol it belongs to: `xboard` starts an XBoard
 /// session, anything else (normally `uci`) a UCI session.
-fn run_detected(registry: Registry) {
+fn run_detected(registry: Registry, problems: &[String]) {
+    greet("");
     let mut first = String::new();
     let mut stdin = std::io::stdin().lock();
     loop {
@@ -540,19 +617,31 @@ fn run_detected(registry: Registry) {
     }
     drop(stdin);
     if first.split_whitespace().next() == Some("xboard") {
-        run_xboard(registry, Some(&first));
+        run_xboard(registry, Some(&first), problems);
     } else {
-        run_uci(registry, Some(&first));
+        run_uci(registry, Some(&first), problems);
     }
 }
 
-fn run_uci(registry: Registry, first: Option<&str>) {
+fn run_uci(registry: Registry, first: Option<&str>, problems: &[String]) {
+    if first.is_none() {
+        greet("");
+    }
     let mut session = UciSession::new(registry, stdout_output());
+    for p in problems {
+        session.note_problem(&format!("--variant-path: {p}"));
+    }
     serve(first, |line| session.handle_line(line));
 }
 
-fn run_xboard(registry: Registry, first: Option<&str>) {
+fn run_xboard(registry: Registry, first: Option<&str>, problems: &[String]) {
+    if first.is_none() {
+        greet("# ");
+    }
     let mut session = XboardSession::new(registry, stdout_output());
+    for p in problems {
+        session.note_problem(&format!("--variant-path: {p}"));
+    }
     serve(first, |line| session.handle_line(line));
 }
 

@@ -381,3 +381,46 @@ fn insufficient_material() {
     let g = game(Some("4k3/8/8/8/8/8/3q4/4K3 w - - 0 1"), "e1d2");
     assert_eq!(outcome_of(&g), dead);
 }
+
+/// Which side can still mate, side by side (`cannot_mate`): a bare King or a lone minor
+/// piece against a bare King cannot; anything that can mate with the opponent's help can.
+/// Both sides unable to mate is the draw above.
+#[test]
+fn each_side_that_cannot_mate() {
+    use magus::game::outcome::cannot_mate;
+    let sides = |pieces: &str| {
+        let pos = chess(pieces, "w - - 0 1");
+        with_position!(&pos, p => (cannot_mate(p, Color::White), cannot_mate(p, Color::Black)))
+    };
+    assert_eq!(sides("Ke1 ke8"), (true, true));
+    assert_eq!(sides("Ke1 ke8 bb8"), (true, true));
+    assert_eq!(sides("Ke1 ke8 nb8"), (true, true));
+    assert_eq!(sides("Ke1 ke8 pb7"), (true, false), "a pawn can promote");
+    assert_eq!(sides("Ke1 ke8 rb8"), (true, false));
+    assert_eq!(sides("Ke1 ke8 nb8 nc8"), (true, false), "two Knights");
+    assert_eq!(
+        sides("Ke1 ke8 ba8 bb8"),
+        (true, false),
+        "Bishops of both colours"
+    );
+    assert_eq!(
+        sides("Ke1 ke8 ba8 bc6"),
+        (true, true),
+        "Bishops on one colour"
+    );
+    assert_eq!(
+        sides("Ke1 Bf1 ke8 bc8"),
+        (true, true),
+        "Bishops on one colour"
+    );
+    assert_eq!(
+        sides("Ke1 Bf1 ke8 bf8"),
+        (false, false),
+        "a King may be blocked in"
+    );
+    assert_eq!(
+        sides("Ke1 Nf1 ke8 nb8"),
+        (false, false),
+        "Knight against Knight"
+    );
+}

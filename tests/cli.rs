@@ -245,23 +245,215 @@ fn a_variant_folder_adds_user_variants() {
     );
 }
 
+/// Runs magus with `input` on a pipe; returns its standard output and error.
+fn with_input(args: &[&str], input: &str) -> (String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_magus"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    (stdout(&out), stderr(&out))
+}
+
 #[test]
-fn a_bad_variant_folder_fails_naming_the_flag_and_the_file() {
+fn a_bad_variant_file_is_refused_alone_and_the_command_goes_on() {
     let dir = TempDir::new("bad");
     let bad = dir.0.join("broken.toml");
     std::fs::write(&bad, "name = \"broken\"\nfiles = 8\n").unwrap();
+    std::fs::write(
+        dir.0.join("elephants.toml"),
+        include_str!("data/elephants.toml"),
+    )
+    .unwrap();
+    let path = dir.0.to_str().unwrap();
+    // The good file loads, the built-ins stay, and the bad one is named on stderr.
+    let out = magus(&[
+        "--variant-path",
+        path,
+        "perft",
+        "--variant",
+        "elephants",
+        "--depth",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "Nodes searched: 35\n");
+    let err = stderr(&out);
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("warning: --variant-path: ")
+                && l.contains(&bad.display().to_string())
+                && l.contains("missing field")),
+        "{err}"
+    );
+    assert!(err.contains("refused broken"), "{err}");
+    let out = magus(&["--variant-path", path, "perft", "--depth", "2"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "Nodes searched: 400\n");
+    // A path that is not there: said, and the built-in variants are all there.
+    let missing = dir.0.join("no-such-folder");
+    let out = magus(&["--variant-path", missing.to_str().unwrap(), "variants"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out).lines().count(), common::registry().all().len());
+    assert!(
+        stderr(&out).contains(&missing.display().to_string()),
+        "{}",
+        stderr(&out)
+    );
+    // Only the refused variant is unknown.
     fails(
-        &["--variant-path", dir.0.to_str().unwrap(), "variants"],
         &[
             "--variant-path",
-            &bad.display().to_string(),
-            "missing field",
+            path,
+            "perft",
+            "--variant",
+            "broken",
+            "--depth",
+            "1",
         ],
+        &["--variant", "'broken'"],
     );
-    let missing = dir.0.join("no-such-folder");
+}
+
+#[test]
+fn a_bad_variant_path_does_not_stop_the_protocols() {
+    let dir = TempDir::new("proto");
+    let bad = dir.0.join("broken.toml");
+    std::fs::write(&bad, "name = \"broken\"\nfiles = 8\n").unwrap();
+    let shown = bad.display().to_string();
+    for path in [shown.as_str(), "/no/such/magus/variants"] {
+        // XBoard: the handshake, with the problem as a comment line.
+        for args in [&["xboard"][..], &[][..]] {
+            let mut all = vec!["--variant-path", path];
+            all.extend(args);
+            let (out, err) = with_input(&all, "xboard\nprotover 2\nping 1\nquit\n");
+            assert!(
+                out.contains("feature done=1") && out.contains("pong 1"),
+                "{out}"
+            );
+            let note = out
+                .lines()
+                .find(|l| l.starts_with("# error: --variant-path: "))
+                .unwrap_or_else(|| panic!("{args:?} {path}: no note in {out}"));
+            assert!(note.contains(path), "{note}");
+            assert!(out.contains("variants=\"normal,deathmatch"), "{out}");
+            assert_eq!(err, "");
+        }
+        // UCI: the same as an `info string error`.
+        for args in [&["uci"][..], &[][..]] {
+            let mut all = vec!["--variant-path", path];
+            all.extend(args);
+            let (out, _) = with_input(&all, "uci\nisready\nquit\n");
+            assert!(out.contains("uciok") && out.contains("readyok"), "{out}");
+            assert!(
+                out.lines()
+                    .any(|l| l.starts_with("info string error: --variant-path: ")
+                        && l.contains(path)),
+                "{args:?} {path}: {out}"
+            );
+        }
+    }
+}
+
+/// Runs magus with its standard input on a terminal (a pseudo-terminal), the output on a
+/// pipe; types `typed`. Returns the output.
+fn at_a_terminal(args: &[&str], typed: &str) -> String {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty fills in two new descriptors, which are owned below.
+    let made = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(made, 0, "no pseudo-terminal");
+    // SAFETY: both descriptors are new and owned by nothing else.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    let child = Command::new(env!("CARGO_BIN_EXE_magus"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::from(slave))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut terminal = std::fs::File::from(master);
+    terminal.write_all(typed.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    drop(terminal);
+    stdout(&out)
+}
+
+#[test]
+fn at_a_terminal_magus_greets_and_helps() {
+    let text = at_a_terminal(&[], "help\nquit\n");
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("magus ") && first.contains(env!("CARGO_PKG_VERSION")),
+        "{text}"
+    );
+    assert!(first.contains("'help'"), "{first}");
+    assert!(text.contains("magus speaks UCI"), "help answered: {text}");
+    assert!(!text.contains("unknown command"), "{text}");
+    // Forced XBoard greets in its comment form.
+    let text = at_a_terminal(&["xboard"], "help\nquit\n");
+    assert!(text.starts_with("# magus "), "{text}");
+    assert!(text.contains("# magus speaks the XBoard"), "{text}");
+}
+
+#[test]
+fn on_a_pipe_magus_says_nothing_first() {
+    let (out, _) = with_input(&[], "uci\nquit\n");
+    assert!(out.starts_with("id name magus"), "{out}");
+    let (out, _) = with_input(&["xboard"], "xboard\nprotover 2\nquit\n");
+    assert!(out.starts_with("feature done=0"), "{out}");
+}
+
+#[test]
+fn analyze_reads_moves_in_san() {
+    let out = magus(&[
+        "analyze",
+        "--variant",
+        "deathmatch",
+        "--moves",
+        "e4",
+        "e5",
+        "Bf1=M",
+        "--depth",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    // The Magician stands on f1 in the position analysed.
+    assert!(text.contains("| M | N | R |"), "{text}");
+    assert!(text.contains("Black to move"), "{text}");
+    assert!(text.contains("best move"), "{text}");
     fails(
-        &["--variant-path", missing.to_str().unwrap(), "variants"],
-        &["--variant-path", &missing.display().to_string()],
+        &[
+            "analyze",
+            "--variant",
+            "deathmatch",
+            "--moves",
+            "e4",
+            "Bc1=Q",
+        ],
+        &["--moves", "move 2 'Bc1=Q'"],
     );
 }
 
@@ -332,4 +524,62 @@ fn analyze_reads_a_pgn_game() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--pgn") && err.contains("2. Ke3"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `magus analyze … | head -1` and `magus perft --divide … | head -2`: the reader takes what
+/// it wants and closes the pipe; magus ends as a Unix tool does, killed by SIGPIPE, with no
+/// panic (the analysis prints from its search thread) and nothing on standard error.
+#[test]
+fn printing_commands_end_quietly_when_the_reader_closes_the_pipe() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::os::unix::process::ExitStatusExt;
+    for (args, lines) in [
+        (
+            &["analyze", "--variant", "chess", "--movetime", "20000"][..],
+            1,
+        ),
+        (
+            &["perft", "--variant", "magi", "--depth", "5", "--divide"][..],
+            2,
+        ),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_magus"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut reader = BufReader::new(child.stdout.take().unwrap());
+        for _ in 0..lines {
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            assert!(!line.is_empty(), "{args:?}: no output");
+        }
+        drop(reader);
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(60),
+                "{args:?} went on after its reader left"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        assert_eq!(
+            status.signal(),
+            Some(libc::SIGPIPE),
+            "{args:?}: {status:?} {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
 }

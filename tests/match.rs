@@ -1387,7 +1387,7 @@ fn xboard_engines_agree_on_an_eleven_rank_board() {
             "--engine",
             "name=b,proto=xboard,arg=xboard",
         ])
-        .args(["--nodes", "300", "--max-plies", "40", "--pgnout"])
+        .args(["--depth", "3", "--max-plies", "40", "--pgnout"])
         .arg(&pgn)
         .output()
         .unwrap();

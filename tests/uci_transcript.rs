@@ -490,3 +490,138 @@ fn bad_input_keeps_the_last_good_position() {
     let lines = t.wait("bestmove");
     assert_eq!(bestmove(&lines).0, "0000");
 }
+
+#[test]
+fn help_lists_the_commands() {
+    let mut t = Transcript::start();
+    let lines = t.send("help");
+    assert!(lines.len() > 5, "{lines:?}");
+    assert!(lines[0].starts_with("magus speaks UCI"), "{lines:?}");
+    let all = lines.join("\n");
+    for word in ["position", "go", "setoption", "isready", "magus play"] {
+        assert!(all.contains(word), "{word} missing: {all}");
+    }
+    assert!(!all.contains("unknown command"), "{all}");
+    t.ready();
+}
+
+/// The deepest `info depth` of a search's lines.
+fn deepest(lines: &[String]) -> i32 {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn strength_levels_weaken_play_within_the_searched_lines() {
+    let mut t = Transcript::start();
+    let all = t.send("uci").join("\n");
+    for option in [
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 1500 min 1000 max 2800",
+        "option name UCI_ShowWDL type check default false",
+    ] {
+        assert!(all.contains(option), "{option} missing:\n{all}");
+    }
+    // Out of range: refused, and the level stays.
+    let lines = t.send("setoption name Skill Level value 21");
+    assert!(lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    let lines = t.send("setoption name UCI_Elo value 999");
+    assert!(lines.iter().any(|l| l.contains("error")), "{lines:?}");
+
+    // Full strength, one thread: the same move every time.
+    let mut full = std::collections::BTreeSet::new();
+    for _ in 0..6 {
+        t.send("ucinewgame\nposition startpos\ngo depth 4");
+        full.insert(bestmove(&t.wait("bestmove")).0);
+    }
+    assert_eq!(full.len(), 1, "{full:?}");
+
+    // Level 0: one ply, four lines, and a noisy choice among them.
+    t.send("setoption name Skill Level value 0");
+    let mut weak = std::collections::BTreeSet::new();
+    for _ in 0..30 {
+        t.send("ucinewgame\nposition startpos\ngo depth 4");
+        let lines = t.wait("bestmove");
+        assert_eq!(deepest(&lines), 1, "{lines:?}");
+        let searched: Vec<String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth 1 "))
+            .filter_map(|l| {
+                l.split(" pv ")
+                    .nth(1)?
+                    .split_whitespace()
+                    .next()
+                    .map(String::from)
+            })
+            .collect();
+        assert!(searched.len() >= 4, "{lines:?}");
+        let played = bestmove(&lines).0;
+        assert!(
+            searched.contains(&played),
+            "{played} not among {searched:?}"
+        );
+        weak.insert(played);
+    }
+    assert!(weak.len() >= 2, "level 0 always played {weak:?}");
+
+    // A queen left hanging is not among what a weak level plays: Black's queen on d4 can be
+    // taken by the pawn on e3, and every level takes it.
+    for _ in 0..10 {
+        t.send("position fen 4k3/8/8/8/3q4/4P3/8/4K3 w - - 0 1\ngo depth 4");
+        assert_eq!(bestmove(&t.wait("bestmove")).0, "e3d4");
+    }
+
+    // An Elo limit wins over the level: the lowest Elo searches one ply as well.
+    t.send("setoption name Skill Level value 20\nsetoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 1000");
+    t.send("position startpos\ngo depth 6");
+    assert_eq!(deepest(&t.wait("bestmove")), 1);
+    t.send("setoption name UCI_LimitStrength value false\nposition startpos\ngo depth 6");
+    assert_eq!(deepest(&t.wait("bestmove")), 6);
+}
+
+#[test]
+fn show_wdl_adds_the_chances_to_each_score() {
+    let mut t = Transcript::start();
+    t.send("uci\nposition startpos\ngo depth 3");
+    let lines = t.wait("bestmove");
+    assert!(!lines.iter().any(|l| l.contains(" wdl ")), "{lines:?}");
+    t.send("setoption name UCI_ShowWDL value true\nposition startpos\ngo depth 3");
+    let lines = t.wait("bestmove");
+    let mut seen = 0;
+    for line in lines.iter().filter(|l| l.starts_with("info depth")) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "wdl").expect(line);
+        let wdl: Vec<u32> = words[at + 1..at + 4]
+            .iter()
+            .map(|w| w.parse().unwrap())
+            .collect();
+        assert_eq!(wdl.iter().sum::<u32>(), 1000, "{line}");
+        seen += 1;
+    }
+    assert!(seen > 0);
+    // A Queen up: a win is likely; a mate: certain.
+    t.send("position fen 4k3/8/8/8/8/8/8/3QK3 w - - 0 1\ngo depth 3");
+    let lines = t.wait("bestmove");
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "wdl").unwrap();
+    let win: u32 = words[at + 1].parse().unwrap();
+    assert!(win > 900, "{last}");
+    t.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo depth 3");
+    let lines = t.wait("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("score mate 1 wdl 1000 0 0")),
+        "{lines:?}"
+    );
+}

@@ -444,6 +444,19 @@ impl Drop for TempDir {
     }
 }
 
+/// The names of the definitions that loaded, and those refused with their problems.
+fn split(definitions: &[magus::variant::definitions::Definition]) -> (Vec<String>, Vec<String>) {
+    let mut good = Vec::new();
+    let mut refused = Vec::new();
+    for d in definitions {
+        match &d.outcome {
+            Ok(v) => good.push(v.name.clone()),
+            Err(problems) => refused.extend(problems.iter().map(|p| p.to_string())),
+        }
+    }
+    (good, refused)
+}
+
 #[test]
 fn a_folder_of_good_files_loads() {
     let dir = TempDir::new("good");
@@ -452,8 +465,11 @@ fn a_folder_of_good_files_loads() {
     dir.write("notes.txt", "not a variant");
     let mut registry = Registry::builtin();
     let builtin = registry.names().len();
-    let loaded = registry.load_dir(dir.path(), check_variant).unwrap();
-    assert_eq!(loaded, vec!["elephants", "testchess"]);
+    let loaded = registry.load_dir(dir.path(), &check_variant).unwrap();
+    assert_eq!(
+        split(&loaded),
+        (vec!["elephants".into(), "testchess".into()], vec![])
+    );
     assert_eq!(registry.names().len(), builtin + 2);
     let v = registry.get("elephants").unwrap();
     assert!(v.source.ends_with("elephants.toml"), "{}", v.source);
@@ -461,20 +477,35 @@ fn a_folder_of_good_files_loads() {
 }
 
 #[test]
-fn a_folder_with_one_bad_file_loads_nothing() {
+fn a_bad_file_of_a_folder_is_refused_alone() {
     let dir = TempDir::new("bad");
     dir.write("a-elephants.toml", ELEPHANTS);
     let bad = dir.write(
         "b-broken.toml",
         &mutate("files = 8", "files = 8\ncolour = 1"),
     );
+    dir.write("c-testchess.toml", BASE);
     let mut registry = Registry::builtin();
     let before = registry.names().len();
-    let e = registry.load_dir(dir.path(), check_variant).unwrap_err();
-    assert!(e.contains(&bad.display().to_string()), "{e}");
-    assert!(e.contains("colour") && e.contains("unknown field"), "{e}");
-    assert_eq!(registry.names().len(), before);
-    assert!(registry.get("elephants").is_none());
+    let definitions = registry.load_dir(dir.path(), &check_variant).unwrap();
+    let (good, refused) = split(&definitions);
+    assert_eq!(
+        good,
+        vec!["elephants", "testchess"],
+        "the files around it load"
+    );
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert!(
+        refused[0].contains(&bad.display().to_string()),
+        "{refused:?}"
+    );
+    assert!(
+        refused[0].contains("colour") && refused[0].contains("unknown field"),
+        "{refused:?}"
+    );
+    assert_eq!(registry.names().len(), before + 2);
+    assert!(registry.get("elephants").is_some() && registry.get("testchess").is_some());
+    assert!(registry.get("chess").is_some(), "the built-ins stay");
 }
 
 #[test]
@@ -484,36 +515,50 @@ fn a_folder_file_with_a_bad_start_position_names_the_file() {
         "testchess.toml",
         &mutate("RNBQKBNR w KQkq", "RNBQKBNR w KQkqX"),
     );
-    let e = Registry::builtin()
-        .load_dir(dir.path(), check_variant)
-        .unwrap_err();
-    assert!(e.contains(&bad.display().to_string()), "{e}");
-    assert!(e.contains("key 'start'"), "{e}");
+    let mut registry = Registry::builtin();
+    let (good, refused) = split(&registry.load_dir(dir.path(), &check_variant).unwrap());
+    assert!(good.is_empty());
+    assert!(
+        refused[0].contains(&bad.display().to_string()),
+        "{refused:?}"
+    );
+    assert!(refused[0].contains("key 'start'"), "{refused:?}");
+    assert!(registry.get("testchess").is_none());
 }
 
 #[test]
 fn folder_errors() {
+    // A name defined twice: the first file's definition stays, the second is refused.
     let dir = TempDir::new("twice");
     dir.write("one.toml", ELEPHANTS);
     dir.write("two.toml", ELEPHANTS);
-    let e = Registry::builtin()
-        .load_dir(dir.path(), check_variant)
-        .unwrap_err();
+    let mut registry = Registry::builtin();
+    let (good, refused) = split(&registry.load_dir(dir.path(), &check_variant).unwrap());
+    assert_eq!(good, vec!["elephants"]);
     assert!(
-        e.contains("two.toml") && e.contains("'elephants' is defined twice"),
-        "{e}"
+        refused.len() == 1
+            && refused[0].contains("two.toml")
+            && refused[0].contains("'elephants' is defined twice"),
+        "{refused:?}"
+    );
+    assert!(
+        registry
+            .get("elephants")
+            .unwrap()
+            .source
+            .ends_with("one.toml")
     );
 
     let empty = TempDir::new("empty");
     empty.write("readme.md", "no variants here");
     let e = Registry::builtin()
-        .load_dir(empty.path(), check_variant)
+        .load_dir(empty.path(), &check_variant)
         .unwrap_err();
     assert!(e.contains("no .toml files"), "{e}");
 
     let missing = std::env::temp_dir().join(format!("magus-no-such-folder-{}", std::process::id()));
     let e = Registry::builtin()
-        .load_dir(&missing, check_variant)
+        .load_dir(&missing, &check_variant)
         .unwrap_err();
     assert!(e.contains(&missing.display().to_string()), "{e}");
 }
@@ -527,7 +572,7 @@ fn a_folder_variant_replaces_a_built_in_of_the_same_name() {
     );
     let mut registry = Registry::builtin();
     let before: Vec<String> = registry.names().into_iter().map(String::from).collect();
-    registry.load_dir(dir.path(), check_variant).unwrap();
+    registry.load_dir(dir.path(), &check_variant).unwrap();
     assert_eq!(registry.names(), before, "same names, same order");
     assert_eq!(
         registry.get("chess").unwrap().source,

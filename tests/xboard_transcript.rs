@@ -90,6 +90,8 @@ fn handshake_announces_the_features_and_every_variant() {
         "variants=\"normal,deathmatch,deathmatch-legacy,magi",
         "option=\"Scoring -combo *standard /// magi-12\"",
         "option=\"Only XBoard moves -check 1\"",
+        "option=\"Mark swap-ins -check 0\"",
+        "highlight=1",
     ] {
         assert!(features.contains(f), "feature {f} missing: {features}");
     }
@@ -228,7 +230,10 @@ fn a_game_with_clocks_moves_and_pings() {
     assert_ne!(engine_move(&lines), reply);
     // undo takes one ply back, remove two.
     let before = t.fen();
-    t.send("force\nusermove g1f3");
+    // Any legal move of White's (the engine's reply may have given check).
+    let legal = t.session.game().position().legal_moves_wire(1)[0].clone();
+    t.send(&format!("force\nusermove {legal}"));
+    assert_ne!(t.fen(), before, "{legal} was played");
     t.send("undo");
     assert_eq!(t.fen(), before);
     let two_back = {
@@ -717,4 +722,243 @@ fn with_only_xboard_moves_a_side_with_none_resigns() {
     t.send("option Only XBoard moves=0\ngo");
     let lines = t.wait("move ");
     assert!(!lines.iter().any(|l| l == "resign"), "{lines:?}");
+}
+
+/// The squares of a `highlight` answer, named as the engine names them (ranks from 1), with
+/// their colour letters.
+fn marked(lines: &[String], files: usize, ranks: usize) -> Vec<(String, char)> {
+    let board = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("highlight "))
+        .unwrap_or_else(|| panic!("no highlight in {lines:?}"));
+    let rows: Vec<&str> = board.split('/').collect();
+    assert_eq!(rows.len(), ranks, "{board}");
+    let mut out = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let rank = ranks - i;
+        let mut file = 0;
+        let mut digits = String::new();
+        for c in row.chars().chain(std::iter::once('/')) {
+            if c.is_ascii_digit() {
+                digits.push(c);
+                continue;
+            }
+            if !digits.is_empty() {
+                file += digits.parse::<usize>().unwrap();
+                digits.clear();
+            }
+            if c != '/' {
+                out.push((format!("{}{rank}", (b'a' + file as u8) as char), c));
+                file += 1;
+            }
+        }
+        assert_eq!(file, files, "row {row} of {board}");
+    }
+    out.sort();
+    out
+}
+
+fn squares(marks: &[(String, char)], colour: char) -> Vec<String> {
+    marks
+        .iter()
+        .filter(|(_, c)| *c == colour)
+        .map(|(s, _)| s.clone())
+        .collect()
+}
+
+#[test]
+fn lift_marks_the_legal_targets_of_the_piece() {
+    let mut t = Transcript::start();
+    t.send("xboard\nprotover 2\nnew\nforce");
+    assert_eq!(t.send("lift e2"), vec!["highlight 8/8/8/8/4Y3/4Y3/8/8"]);
+    assert_eq!(t.send("lift g1"), vec!["highlight 8/8/8/8/8/5Y1Y/8/8"]);
+    // A piece of the side not to move, and an empty square: nothing may be entered.
+    assert_eq!(t.send("lift e7"), vec!["highlight 8/8/8/8/8/8/8/8"]);
+    assert_eq!(t.send("lift e4"), vec!["highlight 8/8/8/8/8/8/8/8"]);
+    // `put` and `hover` need no answer; a bad square is an error.
+    assert!(t.send("put e4\nhover e5").is_empty());
+    assert_eq!(t.send("lift z99"), vec!["Error (bad square): lift z99"]);
+    // Captures are red, promotions magenta.
+    t.send("setboard 3qk3/4P3/8/8/8/8/8/4K3 w - - 0 1");
+    let marks = marked(&t.send("lift e7"), 8, 8);
+    assert_eq!(squares(&marks, 'M'), vec!["d8"], "{marks:?}");
+    // In every variant's start, each piece's marks are the targets of its legal moves (none
+    // of which is a two-leg one there but the swap-in).
+    let registry = Registry::builtin();
+    for v in registry.all() {
+        let name = if v.name == "chess" { "normal" } else { &v.name };
+        t.send(&format!("new\nvariant {name}\nforce"));
+        let pos = AnyPosition::from_fen(v, None).unwrap();
+        let first = first_rank(v.ranks);
+        with_position!(&pos, p => {
+            let dims = p.layout().dims;
+            for from in (0..dims.squares()).map(|i| magus::board::Square::new(i as u8)) {
+                if p.piece_at(from).is_none_or(|pc| pc.color() != p.side()) {
+                    continue;
+                }
+                let lines = t.send(&format!("lift {}", dims.name_from(from, first)));
+                let marks = marked(&lines, dims.files as usize, dims.ranks as usize);
+                let mut expected: Vec<String> = p
+                    .legal_moves()
+                    .iter()
+                    .filter(|m| m.from() == from && m.kind() != magus::board::MoveKind::SwapIn)
+                    .map(|m| dims.name(m.to()))
+                    .collect();
+                expected.sort();
+                expected.dedup();
+                let mut got: Vec<String> =
+                    marks.iter().filter(|(_, c)| *c != 'C').map(|(s, _)| s.clone()).collect();
+                got.dedup();
+                assert_eq!(got, expected, "{} {}", v.name, dims.name(from));
+            }
+        });
+    }
+    t.alive(1);
+}
+
+#[test]
+fn transference_is_marked_and_entered_as_a_plain_move() {
+    let mut t = Transcript::start();
+    t.send("xboard\nprotover 2\nnew\nvariant deathmatch\nforce");
+    t.send("setboard 4k3/8/8/8/8/8/8/M3K3 w - - 0 1");
+    let marks = marked(&t.send("lift a1"), 8, 8);
+    assert!(marks.contains(&("h1".into(), 'Y')), "{marks:?}");
+    assert!(t.send("put h1\nusermove a1h1").is_empty());
+    assert!(t.fen().starts_with("4k3/8/8/8/8/8/8/4K2M b"), "{}", t.fen());
+}
+
+#[test]
+fn the_swap_in_is_entered_out_and_back_in_both_colours() {
+    let mut t = Transcript::start();
+    t.send("xboard\nprotover 2\nnew\nvariant deathmatch\nforce");
+    t.send("setboard 4k3/8/8/8/8/8/8/2B1K3 w - - 0 1");
+    // Not marked unless asked for: with legality testing XBoard would keep the Bishop.
+    let marks = marked(&t.send("lift c1"), 8, 8);
+    assert!(squares(&marks, 'C').is_empty(), "{marks:?}");
+    assert!(t.send("option Mark swap-ins=1").is_empty());
+    // White: out to the empty c2 (no Bishop move goes there), back onto c1 as a Magician.
+    let marks = marked(&t.send("lift c1"), 8, 8);
+    assert_eq!(squares(&marks, 'C'), vec!["c2"], "{marks:?}");
+    assert!(
+        squares(&marks, 'Y').contains(&"d2".to_string()),
+        "{marks:?}"
+    );
+    let lines = t.send("put c2\nlift c2");
+    assert_eq!(lines[0], "choice M");
+    assert_eq!(marked(&lines, 8, 8), vec![("c1".to_string(), 'M')]);
+    assert!(t.send("put c1\nusermove c1c2,c2c1m").is_empty());
+    assert!(
+        t.fen().starts_with("4k3/8/8/8/8/8/8/2M1K3 b"),
+        "{}",
+        t.fen()
+    );
+    // A plain Bishop move still ends on its square: a lift after another put starts afresh.
+    t.send("setboard 4k3/8/8/8/8/8/8/2B1K3 w - - 0 1");
+    t.send("lift c1");
+    let marks = marked(&t.send("put d2\nlift d2"), 8, 8);
+    assert!(
+        marks.is_empty(),
+        "d2 is no first leg: nothing of White's there: {marks:?}"
+    );
+    // Black: XBoard rewrites the two legs as if castling (`c8c8,c7b8`); read as the swap-in.
+    t.send("setboard 2b1k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    let marks = marked(&t.send("lift c8"), 8, 8);
+    assert_eq!(squares(&marks, 'C'), vec!["c7"], "{marks:?}");
+    assert!(t.send("usermove c8c8,c7b8").is_empty());
+    assert!(t.fen().starts_with("2m1k3/"), "{}", t.fen());
+    // The form XBoard relays from an engine's Black swap-in (docs/xboard.md) too.
+    t.send("setboard 2b1k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    assert!(t.send("usermove c8c8,d7b8").is_empty());
+    assert!(t.fen().starts_with("2m1k3/"), "{}", t.fen());
+    // Not a swap-in: the out square is taken, or the piece cannot swap.
+    t.send("setboard 2b1k3/2p5/8/8/8/8/8/4K3 b - - 0 1");
+    assert!(has(&t.send("usermove c8c8,c7b8"), "Illegal move"));
+    t.send("setboard 2n1k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    assert!(has(&t.send("usermove c8c8,c7b8"), "Illegal move"));
+    assert_eq!(t.fen(), "2n1k3/8/8/8/8/8/8/4K3 b - - 0 1");
+}
+
+#[test]
+fn magi_en_passant_onto_the_origin_square_is_entered_through_the_pawn_taken() {
+    // RULES.md §2.3: after d8-d7 (an unmoved d8 pawn), c7xd8 e.p. takes it. XBoard counts
+    // Magi's ranks from 0: d8 is its d7.
+    let mut t = Transcript::start();
+    t.send("xboard\nprotover 2\nnew\nvariant magi\nforce");
+    t.send("setboard 5k4/10/3p6/2P7/10/10/10/10/10/5K4 b - - 0 1");
+    assert!(t.send("usermove d7d6").is_empty());
+    let marks = marked(&t.send("lift c6"), 10, 10);
+    // The pawn taken is the first leg; the landing square is not marked for one leg, so
+    // XBoard cannot take the move without removing the pawn.
+    assert_eq!(squares(&marks, 'C'), vec!["d7"], "{marks:?}");
+    assert!(!marks.iter().any(|(s, _)| s == "d8"), "{marks:?}");
+    let marks = marked(&t.send("put d6\nlift d6"), 10, 10);
+    assert_eq!(marks, vec![("d8".to_string(), 'Y')]);
+    assert!(t.send("put d7\nusermove c6d6,d6d7").is_empty());
+    assert!(
+        t.fen().starts_with("5k4/10/3P6/10/10/"),
+        "the pawn taken is gone: {}",
+        t.fen()
+    );
+}
+
+#[test]
+fn hint_gives_the_reply_the_engine_expects() {
+    let mut t = Transcript::start();
+    t.send("xboard\nprotover 2\nnew\nsd 4\nusermove e2e4");
+    t.wait("move ");
+    let lines = t.send("hint");
+    let hint = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("Hint: "))
+        .unwrap_or_else(|| panic!("no hint: {lines:?}"));
+    let pos = *t.session.game().position();
+    assert!(pos.after_wire(hint, 1).is_ok(), "{hint} is not legal here");
+    // With no move made yet there is nothing to expect.
+    assert!(t.send("new\nhint").is_empty());
+}
+
+#[test]
+fn help_lists_the_commands_as_comments() {
+    let mut t = Transcript::start();
+    let lines = t.send("help");
+    assert!(lines.len() > 5, "{lines:?}");
+    assert!(lines.iter().all(|l| l.starts_with("# ")), "{lines:?}");
+    assert!(
+        has(&lines, "usermove") && has(&lines, "magus play"),
+        "{lines:?}"
+    );
+    t.alive(1);
+}
+
+#[test]
+fn strength_options_weaken_the_search() {
+    let mut t = Transcript::start();
+    let lines = t.send("xboard\nprotover 2");
+    for option in [
+        "feature option=\"Skill Level -spin 20 0 20\"",
+        "feature option=\"Limit Strength -check 0\"",
+        "feature option=\"Elo -spin 1500 1000 2800\"",
+    ] {
+        assert!(has(&lines, option), "{option}: {lines:?}");
+    }
+    let lines = t.send("option Skill Level=25\nping 1");
+    assert!(lines.iter().any(|l| l.starts_with("Error")), "{lines:?}");
+    // Level 0 searches one ply whatever the depth asked for.
+    t.send("new\npost\nsd 5\noption Skill Level=0\nusermove e2e4");
+    let lines = t.wait("move ");
+    let depths: Vec<i32> = lines
+        .iter()
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .collect();
+    assert!(!depths.is_empty(), "{lines:?}");
+    assert!(depths.iter().all(|&d| d == 1), "{lines:?}");
+    // Back to full strength: the depth asked for.
+    t.send("force\noption Skill Level=20\nnew\npost\nsd 5\nusermove e2e4");
+    let lines = t.wait("move ");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.split_whitespace().next() == Some("5")),
+        "{lines:?}"
+    );
 }

@@ -14,6 +14,7 @@ mod params;
 mod tables;
 mod trace;
 mod variant_terms;
+pub mod wdl;
 
 use crate::board::{Bitboard, Color, Kind, MAX_KINDS, Position};
 pub use params::{NO_WEIGHT, Params, W};

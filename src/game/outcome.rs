@@ -75,6 +75,16 @@ pub fn repetitions<B: Bitboard>(pos: &Position<B>, hashes: &[u64]) -> usize {
 /// Neither side can ever mate: one side has a bare King and the other only material the
 /// variant lists as unable to mate, or only colour-bound pieces remain, all on one colour.
 pub fn insufficient_material<B: Bitboard>(pos: &Position<B>) -> bool {
+    cannot_mate(pos, Color::White) && cannot_mate(pos, Color::Black)
+}
+
+/// `color` can never mate, whatever either side plays: it has a bare King; or only material
+/// the variant lists as unable to mate a bare King, and the opponent has a bare King (nothing
+/// that could block its own King's flight); or only colour-bound pieces remain besides the
+/// Kings, all on squares of one colour. A variant with no such list, holes, or a reserve still
+/// to drop says no: there, which material can mate is not known. Both sides unable to mate is
+/// the draw by insufficient material (Fairy-Stockfish answers the same question per side).
+pub fn cannot_mate<B: Bitboard>(pos: &Position<B>, color: Color) -> bool {
     let layout = pos.layout();
     let variant = layout.variant;
     if variant.end.insufficient_material.is_empty()
@@ -102,8 +112,8 @@ pub fn insufficient_material<B: Bitboard>(pos: &Position<B>) -> bool {
         })
     };
     let king_letter = variant.pieces[layout.king.index()].letter.to_string();
-    let (white, black) = (material(Color::White), material(Color::Black));
-    if (white == king_letter && listed(&black)) || (black == king_letter && listed(&white)) {
+    let (ours, theirs) = (material(color), material(!color));
+    if ours == king_letter || (theirs == king_letter && listed(&ours)) {
         return true;
     }
     // Only colour-bound pieces besides the Kings, all on squares of one colour.

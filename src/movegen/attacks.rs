@@ -35,8 +35,19 @@ impl<B: Bitboard> Position<B> {
     /// The pieces of `by` that attack `sq` (for display and diagnostics; the hot paths only
     /// ask whether there is one).
     pub fn attackers(&self, sq: Square, by: Color) -> B {
+        let mut found = self.attackers_through(sq, by, self.blockers());
+        if self.layout().mechanics.extra_attacks {
+            found |= crate::rules::extra_attackers(self, sq, by, self.blockers());
+        }
+        found
+    }
+
+    /// The pieces of `by` that would take on `sq` by moving there when `blockers` is what
+    /// stands in the way (the static exchange removes the pieces that have taken): leapers,
+    /// riders and lame leapers, Transference included; not the mechanics' own attacks
+    /// (spells), which take nothing onto the square.
+    pub fn attackers_through(&self, sq: Square, by: Color, blockers: B) -> B {
         let layout = self.layout();
-        let blockers = self.blockers();
         let theirs = self.color_bb(by);
         let mut found = B::EMPTY;
         for &kind in &layout.leap_attacker_kinds[by.index()] {
@@ -60,9 +71,6 @@ impl<B: Bitboard> Position<B> {
                     }
                 }
             }
-        }
-        if layout.mechanics.extra_attacks {
-            found |= crate::rules::extra_attackers(self, sq, by, blockers);
         }
         found
     }

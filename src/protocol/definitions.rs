@@ -181,7 +181,7 @@ impl DefinitionCommands {
             );
             return;
         }
-        // A folder of TOML files loads all or nothing; `check` tries it on a copy.
+        // Each file of a folder loads on its own; `check` tries them on a copy.
         let result = match command {
             Command::Load => registry.load_path(path, &check_variant),
             Command::Check => registry.clone().load_path(path, &check_variant),

@@ -6,3 +6,13 @@ pub mod notation;
 pub mod san;
 pub mod uci;
 pub mod xboard;
+
+use crate::game::{AnyPosition, Game};
+use crate::variant::Registry;
+
+/// The game a protocol session holds before its GUI says anything: chess from its start (or
+/// the registry's first variant, in a registry without chess).
+pub(crate) fn game_before_any_command(registry: &Registry) -> Game {
+    let variant = registry.get("chess").unwrap_or(registry.all()[0]);
+    Game::new(AnyPosition::from_fen(variant, None).expect("built-in start positions are sound"))
+}

@@ -18,12 +18,14 @@ use std::time::Duration;
 use vampirc_uci::UciMessage;
 
 use crate::eval::TermSet;
+use crate::eval::wdl::{self, WdlModel};
 use crate::game::{AnyPosition, Game};
 use crate::protocol::definitions::{self, DefinitionCommands, Dialect};
 use crate::protocol::notation;
 use crate::search::engine::Engine;
+use crate::search::strength;
 use crate::search::time::Limits;
-use crate::search::{Report, Score};
+use crate::search::{Pruning, Report, Score};
 use crate::variant::Registry;
 use crate::with_position;
 
@@ -50,13 +52,21 @@ pub fn max_threads() -> usize {
 /// giving stalemate this much above a draw.
 pub const PAYOFF_STALEMATE_BONUS: i32 = 150;
 
-/// The check options that turn a part of the selective search off (for measuring it).
-const PRUNING_OPTIONS: [&str; 5] = [
-    "Null Move Pruning",
-    "Late Move Reductions",
-    "Futility Pruning",
-    "Late Move Pruning",
-    "Losing Capture Pruning",
+/// The check options that turn one part of the selective search off (for measuring it in
+/// games), each with the switch it sets.
+type PruningSwitch = fn(&mut Pruning) -> &mut bool;
+const PRUNING_OPTIONS: [(&str, PruningSwitch); 11] = [
+    ("Null Move Pruning", |p| &mut p.null_move),
+    ("Late Move Reductions", |p| &mut p.reductions),
+    ("Futility Pruning", |p| &mut p.futility),
+    ("Late Move Pruning", |p| &mut p.move_count),
+    ("Losing Capture Pruning", |p| &mut p.losing_captures),
+    ("History Pruning", |p| &mut p.history_pruning),
+    ("Singular Extensions", |p| &mut p.singular),
+    ("ProbCut", |p| &mut p.probcut),
+    ("Razoring", |p| &mut p.razoring),
+    ("Internal Iterative Reductions", |p| &mut p.iir),
+    ("Correction History", |p| &mut p.correction),
 ];
 
 /// The value of a check option.
@@ -87,21 +97,24 @@ pub struct UciSession {
     deferred: Vec<String>,
     task: Option<Task>,
     definitions: DefinitionCommands,
+    /// Skill Level, UCI_LimitStrength and UCI_Elo as set.
+    strength: strength::Setting,
+    /// UCI_ShowWDL: info lines carry win, draw and loss chances.
+    show_wdl: bool,
 }
 
 impl UciSession {
     pub fn new(registry: Registry, out: Output) -> UciSession {
-        let variant = registry.get("chess").unwrap_or(registry.all()[0]);
-        let start =
-            AnyPosition::from_fen(variant, None).expect("built-in start positions are sound");
         UciSession {
+            game: super::game_before_any_command(&registry),
             registry,
-            game: Game::new(start),
             out,
             engine: Engine::new(),
             deferred: Vec::new(),
             task: None,
             definitions: DefinitionCommands::new(Dialect::Uci),
+            strength: strength::Setting::default(),
+            show_wdl: false,
         }
     }
 
@@ -111,6 +124,12 @@ impl UciSession {
 
     fn error(&self, text: &str) {
         self.say(&format!("info string error: {text}"));
+    }
+
+    /// Tells the GUI of a problem found before the session began (a refused variant file of
+    /// `--variant-path`).
+    pub fn note_problem(&self, text: &str) {
+        self.error(text);
     }
 
     pub fn game(&self) -> &Game {
@@ -193,6 +212,7 @@ impl UciSession {
             }
             "d" => self.display(),
             "eval" => self.eval(),
+            "help" => self.help(),
             "bench" => {
                 if busy {
                     self.stop_all();
@@ -234,6 +254,19 @@ impl UciSession {
         self.say("option name Ponder type check default false");
         self.say("option name Move Overhead type spin default 30 min 0 max 5000");
         self.say("option name Clear Hash type button");
+        self.say(&format!(
+            "option name Skill Level type spin default {} min 0 max {}",
+            strength::MAX_SKILL as u8,
+            strength::MAX_SKILL as u8
+        ));
+        self.say("option name UCI_LimitStrength type check default false");
+        self.say("option name UCI_ShowWDL type check default false");
+        self.say(&format!(
+            "option name UCI_Elo type spin default {} min {} max {}",
+            strength::DEFAULT_ELO,
+            strength::MIN_ELO,
+            strength::MAX_ELO
+        ));
         let vars: String = self
             .registry
             .names()
@@ -248,12 +281,33 @@ impl UciSession {
         self.say("option name Scoring type combo default standard var standard var magi-12");
         self.say("option name Evaluation type combo default full var full var material");
         for name in PRUNING_OPTIONS
+            .map(|(name, _)| name)
             .into_iter()
             .chain(TermSet::SWITCHES.map(|(_, name)| name))
         {
             self.say(&format!("option name {name} type check default true"));
         }
         self.say("uciok");
+    }
+
+    /// `help`: the commands, for a person typing at a terminal (GUIs never send it).
+    fn help(&self) {
+        for line in [
+            "magus speaks UCI. Commands:",
+            "  uci                        name, author and options, then uciok",
+            "  isready                    readyok",
+            "  setoption name N value V   e.g. UCI_Variant (see uci), Hash, Threads, MultiPV",
+            "  ucinewgame                 a new game",
+            "  position startpos|fen FEN [moves M1 M2 ...]",
+            "  go [depth D|nodes N|movetime MS|wtime MS btime MS ...|infinite|perft D]",
+            "  stop | ponderhit | quit",
+            "  d | eval | bench [DEPTH [THREADS]]   board, evaluation, benchmark",
+            "  load PATH | check PATH     variant definitions (or <<MARK and lines)",
+            "Started as plain `magus`, a first command `xboard` speaks XBoard instead.",
+            "To play in a terminal: magus play --variant NAME (magus play --help).",
+        ] {
+            self.say(line);
+        }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -267,94 +321,102 @@ impl UciSession {
                 )),
             }
         };
-        let result: Result<(), String> =
-            match name.trim().to_ascii_lowercase().as_str() {
-                "hash" => number(1, 65536).and_then(|mb| self.engine.set_hash(mb)),
-                "threads" => {
-                    number(1, max_threads()).map(|n| self.engine.set_options(|o| o.threads = n))
-                }
-                "multipv" => number(1, 256).map(|n| self.engine.set_options(|o| o.multipv = n)),
-                "move overhead" => number(0, 5000).map(|n| {
-                    self.engine
-                        .set_options(|o| o.move_overhead = Duration::from_millis(n as u64))
-                }),
-                "ponder" => flag(value, name).map(|_| ()),
-                "clear hash" => {
-                    self.engine.clear_hash();
+        let result: Result<(), String> = match name.trim().to_ascii_lowercase().as_str() {
+            "hash" => number(1, 65536).and_then(|mb| self.engine.set_hash(mb)),
+            "threads" => {
+                number(1, max_threads()).map(|n| self.engine.set_options(|o| o.threads = n))
+            }
+            "multipv" => number(1, 256).map(|n| self.engine.set_options(|o| o.multipv = n)),
+            "move overhead" => number(0, 5000).map(|n| {
+                self.engine
+                    .set_options(|o| o.move_overhead = Duration::from_millis(n as u64))
+            }),
+            "ponder" => flag(value, name).map(|_| ()),
+            "skill level" => number(0, strength::MAX_SKILL as usize).map(|n| {
+                self.strength.level = n as u8;
+                self.apply_strength();
+            }),
+            "uci_showwdl" => flag(value, name).map(|on| self.show_wdl = on),
+            "uci_limitstrength" => flag(value, name).map(|on| {
+                self.strength.limit_by_elo = on;
+                self.apply_strength();
+            }),
+            "uci_elo" => number(strength::MIN_ELO as usize, strength::MAX_ELO as usize).map(|n| {
+                self.strength.elo = n as u32;
+                self.apply_strength();
+            }),
+            "clear hash" => {
+                self.engine.clear_hash();
+                Ok(())
+            }
+            "scoring" => match value {
+                "standard" => {
+                    self.engine.set_options(|o| o.stalemate_bonus = 0);
                     Ok(())
                 }
-                "scoring" => match value {
-                    "standard" => {
-                        self.engine.set_options(|o| o.stalemate_bonus = 0);
-                        Ok(())
-                    }
-                    "magi-12" => {
-                        self.engine
-                            .set_options(|o| o.stalemate_bonus = PAYOFF_STALEMATE_BONUS);
-                        Ok(())
-                    }
-                    _ => Err(format!(
-                        "option 'Scoring': '{value}' is not standard or magi-12"
-                    )),
-                },
-                "evaluation" => match value {
-                    "full" => {
-                        self.engine
-                            .set_options(|o| o.eval_mode = crate::eval::EvalMode::Full);
-                        Ok(())
-                    }
-                    "material" => {
-                        self.engine
-                            .set_options(|o| o.eval_mode = crate::eval::EvalMode::Material);
-                        Ok(())
-                    }
-                    _ => Err(format!(
-                        "option 'Evaluation': '{value}' is not full or material"
-                    )),
-                },
-                "null move pruning" => flag(value, name)
-                    .map(|on| self.engine.set_options(|o| o.pruning.null_move = on)),
-                "late move reductions" => flag(value, name)
-                    .map(|on| self.engine.set_options(|o| o.pruning.reductions = on)),
-                "futility pruning" => {
-                    flag(value, name).map(|on| self.engine.set_options(|o| o.pruning.futility = on))
+                "magi-12" => {
+                    self.engine
+                        .set_options(|o| o.stalemate_bonus = PAYOFF_STALEMATE_BONUS);
+                    Ok(())
                 }
-                "late move pruning" => flag(value, name)
-                    .map(|on| self.engine.set_options(|o| o.pruning.move_count = on)),
-                "losing capture pruning" => flag(value, name)
-                    .map(|on| self.engine.set_options(|o| o.pruning.losing_captures = on)),
-                term if term.starts_with("eval ") => {
-                    match TermSet::SWITCHES
-                        .iter()
-                        .find(|(_, option)| option.eq_ignore_ascii_case(term))
-                    {
-                        Some(&(id, _)) => flag(value, name)
-                            .map(|on| self.engine.set_options(|o| o.eval_terms.set(id, on))),
-                        None => Err(format!("unknown option '{name}'")),
-                    }
+                _ => Err(format!(
+                    "option 'Scoring': '{value}' is not standard or magi-12"
+                )),
+            },
+            "evaluation" => match value {
+                "full" => {
+                    self.engine
+                        .set_options(|o| o.eval_mode = crate::eval::EvalMode::Full);
+                    Ok(())
                 }
-                "uci_variant" => self.set_variant(value),
-                "variantpath" => definitions::variant_path(
-                    Dialect::Uci,
-                    value,
-                    &mut self.registry,
-                    &self.out,
-                    &self.game.variant().name,
-                ),
-                _ => Err(format!("unknown option '{name}'")),
-            };
+                "material" => {
+                    self.engine
+                        .set_options(|o| o.eval_mode = crate::eval::EvalMode::Material);
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "option 'Evaluation': '{value}' is not full or material"
+                )),
+            },
+            switch
+                if let Some(&(_, field)) = PRUNING_OPTIONS
+                    .iter()
+                    .find(|(option, _)| option.eq_ignore_ascii_case(switch)) =>
+            {
+                flag(value, name).map(|on| self.engine.set_options(|o| *field(&mut o.pruning) = on))
+            }
+            term if term.starts_with("eval ") => {
+                match TermSet::SWITCHES
+                    .iter()
+                    .find(|(_, option)| option.eq_ignore_ascii_case(term))
+                {
+                    Some(&(id, _)) => flag(value, name)
+                        .map(|on| self.engine.set_options(|o| o.eval_terms.set(id, on))),
+                    None => Err(format!("unknown option '{name}'")),
+                }
+            }
+            "uci_variant" => self.set_variant(value),
+            "variantpath" => definitions::variant_path(
+                Dialect::Uci,
+                value,
+                &mut self.registry,
+                &self.out,
+                &self.game.variant().name,
+            ),
+            _ => Err(format!("unknown option '{name}'")),
+        };
         if let Err(e) = result {
             self.error(&e);
         }
     }
 
+    fn apply_strength(&self) {
+        let skill = self.strength.skill();
+        self.engine.set_options(|o| o.skill = skill);
+    }
+
     fn set_variant(&mut self, name: &str) -> Result<(), String> {
-        let Some(variant) = self.registry.get(name) else {
-            return Err(format!(
-                "unknown variant '{name}' (known: {})",
-                self.registry.names().join(", ")
-            ));
-        };
+        let variant = self.registry.find(name)?;
         let start = AnyPosition::from_fen(variant, None)?;
         self.game = Game::new(start);
         self.say(&format!(
@@ -506,10 +568,18 @@ impl UciSession {
         let pos = *self.game.position();
         let info_out = Arc::clone(&self.out);
         let done_out = Arc::clone(&self.out);
+        // The material left does not change during a search: measured once for the WDL.
+        let wdl = self.show_wdl.then(|| {
+            let variant = pos.variant();
+            (
+                wdl::model_for(variant),
+                wdl::material_left(variant, &pos.to_fen()),
+            )
+        });
         self.engine.go(
             &self.game,
             limits,
-            Box::new(move |r| say(&info_out, &info_line(&pos, r))),
+            Box::new(move |r| say(&info_out, &info_line(&pos, r, wdl.as_ref()))),
             Box::new(move |result| say(&done_out, &bestmove_line(&pos, &result))),
         );
     }
@@ -638,12 +708,21 @@ fn is_go_keyword(word: &str) -> bool {
     )
 }
 
-/// Formats a search report as a UCI `info` line.
-pub fn info_line(pos: &AnyPosition, r: &Report) -> String {
-    let score = match r.score {
+/// Formats a search report as a UCI `info` line; with `wdl` (the variant's model and the
+/// material left), the score's win, draw and loss chances in per mille after it.
+pub fn info_line(pos: &AnyPosition, r: &Report, wdl: Option<&(WdlModel, f64)>) -> String {
+    let mut score = match r.score {
         Score::Centipawns(cp) => format!("cp {cp}"),
         Score::Mate(m) => format!("mate {m}"),
     };
+    if let Some((model, material)) = wdl {
+        let (w, d, l) = match r.score {
+            Score::Centipawns(cp) => wdl::wdl(model, cp, *material),
+            Score::Mate(m) if m > 0 => (1000, 0, 0),
+            Score::Mate(_) => (0, 0, 1000),
+        };
+        score += &format!(" wdl {w} {d} {l}");
+    }
     let bound = match r.bound {
         Some(true) => " lowerbound",
         Some(false) => " upperbound",

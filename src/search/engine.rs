@@ -12,9 +12,11 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::thread::JoinHandle;
 
+use super::strength::{self, LineCollector};
 use super::time::Limits;
 use super::tt::TranspositionTable;
-use super::{Report, SearchControl, SearchOptions, SearchResult, ThreadData, think_with};
+use super::{Report, Score, SearchControl, SearchOptions, SearchResult, ThreadData, think_with};
+use crate::board::Move;
 use crate::game::Game;
 use crate::variant::Variant;
 use crate::with_position;
@@ -331,18 +333,118 @@ fn serve(shared: &Shared) {
         }
         let game = &job.game;
         let history = &game.hashes()[..game.hashes().len() - 1];
-        let result = with_position!(game.position(), p => think_with(
-            p,
-            history,
-            &job.limits,
+        let weakened = Weakened::new(
             &job.options,
-            &job.tt,
-            &job.control,
-            &mut threads,
-            &*job.on_info,
-        ));
+            &job.limits,
+            game.position().legal_moves().len(),
+        );
+        let (options, limits) = weakened
+            .as_ref()
+            .map_or((&job.options, &job.limits), |w| (&w.options, &w.limits));
+        let on_info = |report: &Report| {
+            if let Some(w) = &weakened {
+                w.hear(report);
+            }
+            (job.on_info)(report);
+        };
+        let search = std::panic::AssertUnwindSafe(|| {
+            with_position!(game.position(), p => think_with(
+                p,
+                history,
+                limits,
+                options,
+                &job.tt,
+                &job.control,
+                &mut threads,
+                &on_info,
+            ))
+        });
+        // A search that failed still answers (with the first legal move), and the engine
+        // goes on with fresh tables: a front end waiting for a move never hangs.
+        let result = std::panic::catch_unwind(search).unwrap_or_else(|_| {
+            threads.clear();
+            SearchResult {
+                best: game
+                    .position()
+                    .legal_moves()
+                    .first()
+                    .copied()
+                    .unwrap_or(Move::NULL),
+                ponder: None,
+                score: Score::Centipawns(0),
+                depth: 0,
+                nodes: 0,
+            }
+        });
+        let result = match &weakened {
+            Some(w) => w.choose(result),
+            None => result,
+        };
         (job.on_done)(result);
         shared.lock().running = None;
         shared.changed.notify_all();
+    }
+}
+
+/// A search at a skill level below full strength (`strength.rs`): more lines, a shallower
+/// depth, and the move chosen among the lines of the last complete iteration.
+struct Weakened {
+    skill: f64,
+    options: SearchOptions,
+    limits: Limits,
+    lines: Mutex<LineCollector>,
+}
+
+impl Weakened {
+    /// `None` at full strength. `legal`: how many moves the root has.
+    fn new(options: &SearchOptions, limits: &Limits, legal: usize) -> Option<Weakened> {
+        let skill = options.skill.filter(|&s| s < strength::MAX_SKILL)?;
+        let mut options = options.clone();
+        options.multipv = options.multipv.max(strength::CANDIDATE_LINES);
+        let mut limits = limits.clone();
+        let cap = strength::depth_cap(skill);
+        limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
+        Some(Weakened {
+            skill,
+            // The search reports as many lines as there are moves to search, at most.
+            lines: Mutex::new(LineCollector::new(options.multipv.min(
+                match limits.searchmoves.len() {
+                    0 => legal,
+                    n => n.min(legal),
+                },
+            ))),
+            options,
+            limits,
+        })
+    }
+
+    fn hear(&self, report: &Report) {
+        let mut lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
+        lines.report(
+            report.depth,
+            report.multipv,
+            report.score,
+            report.bound.is_none(),
+            &report.pv,
+        );
+    }
+
+    /// The search's result with the move chosen at the skill level (the search's own when no
+    /// iteration was complete, or with fewer legal moves than lines).
+    fn choose(&self, result: SearchResult) -> SearchResult {
+        let lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
+        match strength::choose_at_random(lines.lines(), self.skill) {
+            Some(mv) if mv != result.best => SearchResult {
+                best: mv,
+                ponder: None,
+                score: lines
+                    .lines()
+                    .iter()
+                    .find(|c| c.mv == mv)
+                    .map_or(result.score, |c| Score::from_internal(c.score)),
+                ..result
+            },
+            _ => result,
+        }
     }
 }

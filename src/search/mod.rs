@@ -6,9 +6,12 @@ mod aspiration;
 pub mod bench;
 pub mod engine;
 mod eval_cache;
+mod history;
 mod node;
 pub mod ordering;
 pub mod params;
+mod see;
+pub mod strength;
 mod thread;
 pub mod time;
 pub mod tt;
@@ -41,6 +44,8 @@ pub struct SearchOptions {
     /// The terms of the full evaluation that are on (all of them in play).
     pub eval_terms: crate::eval::TermSet,
     pub pruning: Pruning,
+    /// Play weaker on purpose at this skill level (`strength.rs`); `None` at full strength.
+    pub skill: Option<f64>,
 }
 
 /// Which selective parts of the search are on: all of them in play; each can be turned off
@@ -55,8 +60,39 @@ pub struct Pruning {
     pub futility: bool,
     /// Late-move (move-count) pruning.
     pub move_count: bool,
-    /// Quiescence leaves out captures that plainly lose material.
+    /// Captures that lose material by the static exchange are left out: in quiescence, and
+    /// at low depth in the main search.
     pub losing_captures: bool,
+    /// Late quiet moves with a bad history or a losing exchange are left out at low depth.
+    pub history_pruning: bool,
+    /// Singular extensions (with multi-cut and negative extensions).
+    pub singular: bool,
+    /// ProbCut: a capture whose shallow search beats beta by a margin cuts the node.
+    pub probcut: bool,
+    /// Razoring: a node far below alpha at low depth asks quiescence first.
+    pub razoring: bool,
+    /// Internal iterative reductions: a node with no hash move is searched a ply shallower.
+    pub iir: bool,
+    /// The static evaluation is corrected by what searches found in positions of the same
+    /// pawn structure.
+    pub correction: bool,
+}
+
+impl Pruning {
+    /// Every part of the selective search off.
+    pub const NONE: Pruning = Pruning {
+        null_move: false,
+        reductions: false,
+        futility: false,
+        move_count: false,
+        losing_captures: false,
+        history_pruning: false,
+        singular: false,
+        probcut: false,
+        razoring: false,
+        iir: false,
+        correction: false,
+    };
 }
 
 impl Default for Pruning {
@@ -67,6 +103,12 @@ impl Default for Pruning {
             futility: true,
             move_count: true,
             losing_captures: true,
+            history_pruning: true,
+            singular: true,
+            probcut: true,
+            razoring: true,
+            iir: true,
+            correction: true,
         }
     }
 }
@@ -81,6 +123,7 @@ impl Default for SearchOptions {
             eval_mode: crate::eval::EvalMode::Full,
             eval_terms: crate::eval::TermSet::ALL,
             pruning: Pruning::default(),
+            skill: None,
         }
     }
 }

@@ -1,9 +1,11 @@
-//! Move ordering: the hash move, captures by most valuable victim / least valuable
-//! attacker, promotions, killer moves, then quiet moves by history; and what the search
-//! asks of a move besides its order (is it noisy, does it plainly lose material).
+//! Move ordering: the hash move, captures that do not lose material, killer and counter
+//! moves, quiet moves by their histories, captures that lose material; and what the search
+//! asks of a move besides its order (is it noisy, what does it take).
 
 use arrayvec::ArrayVec;
 
+use super::history::{Histories, PieceTo, victim_kind};
+use super::see::see_ge;
 use crate::board::{Bitboard, Move, MoveKind, Position};
 use crate::movegen::{MAX_MOVES, MoveList};
 
@@ -12,79 +14,6 @@ pub const MAX_PLY: usize = 128;
 /// Ordering scores, one per generated move (left uninitialised until filled: zeroing room
 /// for the largest move list at every node would cost more than the search itself).
 pub type Scores = arrayvec::ArrayVec<i32, MAX_MOVES>;
-
-/// Per-thread tables that learn which quiet moves cut off.
-#[derive(Clone)]
-pub struct OrderingTables {
-    pub killers: [[Move; 2]; MAX_PLY + 1],
-    /// `[side][from][to]`
-    history: Vec<i32>,
-    /// The reply that refuted a move: `[from][to]` of the previous move.
-    counters: Vec<Move>,
-}
-
-impl Default for OrderingTables {
-    fn default() -> Self {
-        OrderingTables {
-            killers: [[Move::NULL; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * 128 * 128],
-            counters: vec![Move::NULL; 128 * 128],
-        }
-    }
-}
-
-fn index(side: usize, m: Move) -> usize {
-    (side * 128 + m.from().index()) * 128 + m.to().index()
-}
-
-impl OrderingTables {
-    pub fn clear(&mut self) {
-        *self = OrderingTables::default();
-    }
-
-    pub fn history(&self, side: usize, m: Move) -> i32 {
-        self.history[index(side, m)]
-    }
-
-    /// Rewards the move that cut off and punishes the quiet moves tried before it.
-    pub fn reward(
-        &mut self,
-        side: usize,
-        good: Move,
-        tried: &[Move],
-        depth: i32,
-        ply: usize,
-        previous: Move,
-    ) {
-        let bonus = (depth * depth).min(400);
-        let mut update = |m: Move, delta: i32| {
-            let h = &mut self.history[index(side, m)];
-            *h += delta - *h * delta.abs() / 16384;
-        };
-        update(good, bonus);
-        for &m in tried {
-            if m != good {
-                update(m, -bonus);
-            }
-        }
-        let k = &mut self.killers[ply.min(MAX_PLY)];
-        if k[0] != good {
-            k[1] = k[0];
-            k[0] = good;
-        }
-        if !previous.is_null() {
-            self.counters[previous.from().index() * 128 + previous.to().index()] = good;
-        }
-    }
-
-    pub fn counter(&self, previous: Move) -> Move {
-        if previous.is_null() {
-            Move::NULL
-        } else {
-            self.counters[previous.from().index() * 128 + previous.to().index()]
-        }
-    }
-}
 
 /// The piece value of what a move captures (0 for none). A spell that drops one's own
 /// piece captures nothing worth having.
@@ -124,24 +53,6 @@ pub fn promotion_gain<B: Bitboard>(pos: &Position<B>, m: Move) -> i32 {
     }
 }
 
-/// How much more than its victim a capturing piece must be worth before a recapture is
-/// taken to lose material for certain.
-const LOSING_CAPTURE_MARGIN: i32 = 50;
-
-/// A capture that plainly loses material: the capturing piece is worth clearly more than
-/// its victim and the opponent defends the square, so the piece is taken back. A cheap
-/// stand-in for a static exchange evaluation, for quiescence to leave such captures out.
-pub fn is_losing_capture<B: Bitboard>(pos: &Position<B>, m: Move, victim: i32) -> bool {
-    if !matches!(m.kind(), MoveKind::Normal | MoveKind::Drop) {
-        return false;
-    }
-    let Some(attacker) = pos.piece_at(m.from()) else {
-        return false;
-    };
-    pos.layout().value(attacker.kind()) > victim + LOSING_CAPTURE_MARGIN
-        && pos.is_attacked(m.to(), !pos.side())
-}
-
 /// The captures that trigger a drop from the reserve which quiescence has tried. Such a
 /// capture comes once for every piece and square of the drop, dozens of moves; quiescence
 /// settles the exchange, to which the drop adds nothing, so it tries one of them only.
@@ -172,30 +83,53 @@ pub fn is_tactical<B: Bitboard>(pos: &Position<B>, m: Move) -> bool {
     captured_value(pos, m) > 0 || matches!(m.kind(), MoveKind::Promotion | MoveKind::SpellDrop)
 }
 
-/// Scores moves for ordering; the caller then picks the best remaining one each time.
+/// What the ordering of a node's moves knows besides the position.
+pub struct OrderingContext<'a> {
+    pub histories: &'a Histories,
+    pub hash_move: Move,
+    pub ply: usize,
+    /// The move that led here (`Move::NULL` at the root or after a null move).
+    pub previous: Move,
+    /// The pieces and squares of the moves one and two plies back, for the continuation
+    /// history.
+    pub before: [Option<PieceTo>; 2],
+}
+
+/// Where a good capture's score starts: above every quiet move.
+const GOOD_CAPTURE: i32 = 2_000_000;
+/// Where a capture that loses material starts: below every quiet move.
+const BAD_CAPTURE: i32 = -2_000_000;
+
+/// Scores moves for ordering; the caller then picks the best remaining one each time. The
+/// hash move first, then captures that do not lose material (by the static exchange, the
+/// most valuable victim and the capture history), killers and the counter-move, quiet moves
+/// by their histories, and last the captures that lose material.
 pub fn score_moves<B: Bitboard>(
     pos: &Position<B>,
     moves: &MoveList,
     scores: &mut Scores,
-    hash_move: Move,
-    tables: &OrderingTables,
-    ply: usize,
-    previous: Move,
+    ctx: &OrderingContext,
 ) {
-    let layout = pos.layout();
-    let side = pos.side().index();
-    let killers = tables.killers[ply.min(MAX_PLY)];
-    let counter = tables.counter(previous);
+    let hist = ctx.histories;
+    let side = pos.side();
+    let killers = hist.killers[ctx.ply.min(MAX_PLY)];
+    let counter = hist.counter(ctx.previous);
     scores.clear();
     for &m in moves.iter() {
-        scores.push(if m == hash_move {
+        scores.push(if m == ctx.hash_move {
             10_000_000
         } else {
             let victim = captured_value(pos, m);
             let gain = promotion_gain(pos, m);
             if victim > 0 || gain > 0 {
-                let attacker = pos.piece_at(m.from()).map_or(0, |p| layout.value(p.kind()));
-                1_000_000 + victim * 16 + gain * 8 - attacker / 8
+                let now = PieceTo::of(pos, m);
+                let history = victim_kind(pos, m).map_or(0, |k| hist.capture(now, k));
+                let base = victim * 16 + gain * 8 + history / 16;
+                if see_ge(pos, m, 0) {
+                    GOOD_CAPTURE + base
+                } else {
+                    BAD_CAPTURE + base
+                }
             } else if m == killers[0] {
                 900_000
             } else if m == killers[1] {
@@ -203,7 +137,7 @@ pub fn score_moves<B: Bitboard>(
             } else if m == counter {
                 700_000
             } else {
-                tables.history(side, m)
+                hist.quiet_score(side, m, PieceTo::of(pos, m), ctx.before)
             }
         });
     }
@@ -267,16 +201,21 @@ impl MovePicker<'_> {
     /// order never depends on the sort).
     fn sort_rest(&mut self, from: usize) {
         self.sorted = true;
-        let mut keyed: arrayvec::ArrayVec<u64, MAX_MOVES> = self.moves[from..]
-            .iter()
-            .zip(&self.scores[from..])
-            .map(|(m, &s)| (((s as i64 - i32::MIN as i64) as u64) << 32) | m.bits() as u64)
-            .collect();
-        keyed.sort_unstable_by(|a, b| b.cmp(a));
-        for (i, key) in keyed.into_iter().enumerate() {
-            self.moves[from + i] = Move::from_bits(key as u32).unwrap_or(Move::NULL);
+        // Insertion sort in place on (score, bits): the lists are short, and an array of
+        // keys as large as the longest list would cost more to set up than the sort.
+        let key = |m: Move, s: i32| (s, m.bits());
+        for i in from + 1..self.moves.len() {
+            let (m, s) = (self.moves[i], self.scores[i]);
+            let k = key(m, s);
+            let mut j = i;
+            while j > from && key(self.moves[j - 1], self.scores[j - 1]) < k {
+                self.moves[j] = self.moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
+            }
+            self.moves[j] = m;
+            self.scores[j] = s;
         }
-        // Scores of the sorted part are no longer read.
     }
 }
 
@@ -292,31 +231,6 @@ mod tests {
             AnyPosition::Small(pos) => pos,
             _ => unreachable!("8x8 fits 64 bits"),
         }
-    }
-
-    fn losing(pos: &Position<u64>, wire: &str) -> bool {
-        // The legal move between the two squares named (the search knows no notation).
-        let dims = pos.layout().dims;
-        let (from, to) = (&wire[..2], &wire[2..]);
-        let m = pos
-            .legal_moves()
-            .into_iter()
-            .find(|m| {
-                dims.parse_square(from) == Some(m.from()) && dims.parse_square(to) == Some(m.to())
-            })
-            .unwrap();
-        is_losing_capture(pos, m, captured_value(pos, m))
-    }
-
-    #[test]
-    fn a_capture_loses_when_a_bigger_piece_takes_a_defended_smaller_one() {
-        // The Queen can take the pawn on d5, which e6 defends; the pawn on c3 can take the
-        // Queen on b4.
-        let pos = position("chess", "4k3/8/4p3/3p4/1q6/2P5/8/3QK3 w - - 0 1");
-        assert!(losing(&pos, "d1d5"), "Queen takes a defended pawn");
-        assert!(!losing(&pos, "c3b4"), "pawn takes the Queen");
-        let pos = position("chess", "4k3/8/8/p7/8/8/8/Q3K3 w - - 0 1");
-        assert!(!losing(&pos, "a1a5"), "Queen takes an undefended pawn");
     }
 
     #[test]

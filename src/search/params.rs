@@ -22,27 +22,58 @@ pub const ASPIRATION_GIVE_UP: i32 = 1000;
 
 // --- Node pruning ---
 
-/// Reverse futility: a non-PV node this shallow whose static evaluation beats beta by this
-/// margin per ply of depth returns at once.
-pub const RFP_MAX_DEPTH: i32 = 6;
-pub const RFP_MARGIN: i32 = 90;
+/// Razoring: at this depth or less, a non-PV node whose evaluation stays below alpha by
+/// `MARGIN + DEPTH_MARGIN · depth²` asks quiescence whether a capture saves it.
+pub const RAZOR_MAX_DEPTH: i32 = 3;
+pub const RAZOR_MARGIN: i32 = 450;
+pub const RAZOR_DEPTH_MARGIN: i32 = 300;
 
-/// Null move: the least depth it is tried at, and its reduction `BASE + depth / DIVISOR`.
+/// Reverse futility: a non-PV node this shallow whose evaluation beats beta by this margin
+/// per ply of depth (a ply less while improving) returns at once.
+pub const RFP_MAX_DEPTH: i32 = 8;
+pub const RFP_MARGIN: i32 = 80;
+
+/// Null move: the least depth it is tried at; the static evaluation must stand above
+/// `beta - EVAL_MARGIN · depth + EVAL_BASE`; its reduction is
+/// `BASE + depth / DIVISOR + min((eval - beta) / EVAL_DIVISOR, EVAL_MAX)`.
 pub const NMP_MIN_DEPTH: i32 = 3;
-pub const NMP_BASE_REDUCTION: i32 = 2;
-pub const NMP_DEPTH_DIVISOR: i32 = 6;
+pub const NMP_EVAL_MARGIN: i32 = 20;
+pub const NMP_EVAL_BASE: i32 = 200;
+pub const NMP_BASE_REDUCTION: i32 = 4;
+pub const NMP_DEPTH_DIVISOR: i32 = 3;
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+pub const NMP_EVAL_MAX: i32 = 3;
 
-// --- Move pruning ---
+/// ProbCut: from this depth, captures are tried against `beta + MARGIN` at `depth - REDUCTION`.
+pub const PROBCUT_MIN_DEPTH: i32 = 5;
+pub const PROBCUT_MARGIN: i32 = 200;
+pub const PROBCUT_REDUCTION: i32 = 4;
 
-/// Futility: at this depth or less, quiet moves of a node whose static evaluation plus this
-/// margin per ply stays at or below alpha are not searched.
-pub const FUTILITY_MAX_DEPTH: i32 = 3;
-pub const FUTILITY_MARGIN: i32 = 120;
+/// Internal iterative reductions: from this depth, a node with no move from the table.
+pub const IIR_MIN_DEPTH: i32 = 4;
 
-/// Late-move pruning: at this depth or less, quiet moves after the first
-/// `LMP_BASE + depth²` (twice as many while improving) are not searched.
-pub const LMP_MAX_DEPTH: i32 = 4;
+// --- Move pruning (the depth is the move's depth after its expected reduction) ---
+
+/// Futility: a quiet move is not searched when the static evaluation plus
+/// `BASE + MARGIN · depth` stays at or below alpha.
+pub const FUTILITY_MAX_DEPTH: i32 = 8;
+pub const FUTILITY_BASE: i32 = 120;
+pub const FUTILITY_MARGIN: i32 = 130;
+
+/// Late-move pruning: at this depth or less, quiet moves after the first `BASE + depth²`
+/// (twice as many while improving) are not searched.
+pub const LMP_MAX_DEPTH: i32 = 6;
 pub const LMP_BASE: i32 = 3;
+
+/// History pruning: a quiet move whose histories sum below `-MARGIN · depth`.
+pub const HISTORY_PRUNING_MAX_DEPTH: i32 = 3;
+pub const HISTORY_PRUNING_MARGIN: i32 = 6000;
+
+/// Exchange pruning: a quiet move losing more than `QUIET_MARGIN · depth²`, a capture
+/// losing more than `CAPTURE_MARGIN · depth`, by the static exchange.
+pub const SEE_PRUNING_MAX_DEPTH: i32 = 8;
+pub const SEE_QUIET_MARGIN: i32 = 25;
+pub const SEE_CAPTURE_MARGIN: i32 = 180;
 
 // --- Reductions ---
 
@@ -52,10 +83,7 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
 /// A history score this large takes one ply off the reduction.
-pub const LMR_HISTORY_DIVISOR: i32 = 8000;
-
-/// At the root, late quiet moves from this index on are searched a ply shallower first.
-pub const ROOT_REDUCTION_INDEX: usize = 4;
+pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 
 // --- Extensions ---
 
@@ -64,6 +92,16 @@ pub const ROOT_REDUCTION_INDEX: usize = 4;
 pub const CHECK_EXTENSION_PLY_FACTOR: usize = 2;
 pub const CHECK_EXTENSION_PLY_SLACK: usize = 8;
 
+/// Singular extensions: from this depth, when the table's entry is at most `DEPTH_MARGIN`
+/// plies shallower; the other moves are searched against the table's score less
+/// `MARGIN · depth / 8`; beaten by `DOUBLE_MARGIN` more, the move is extended twice (at most
+/// `MAX_DOUBLE_EXTENSIONS` times on a path).
+pub const SINGULAR_MIN_DEPTH: i32 = 7;
+pub const SINGULAR_DEPTH_MARGIN: i32 = 3;
+pub const SINGULAR_MARGIN: i32 = 16;
+pub const SINGULAR_DOUBLE_MARGIN: i32 = 20;
+pub const MAX_DOUBLE_EXTENSIONS: i32 = 6;
+
 // --- Quiescence ---
 
 /// Delta pruning: a capture that, even winning its piece, stays this far below alpha.
@@ -71,10 +109,11 @@ pub const DELTA_MARGIN: i32 = 200;
 
 // --- Move ordering (`ordering.rs`) ---
 
-/// A history entry's bonus is `depth²`, capped here; entries saturate towards
-/// `HISTORY_LIMIT`.
-pub const HISTORY_BONUS_CAP: i32 = 400;
-pub const HISTORY_LIMIT: i32 = 16384;
+/// A cut-off's history bonus (and the others' malus): `PER_DEPTH · depth - BASE`, at most
+/// `MAX`; entries saturate towards `history::HISTORY_LIMIT`.
+pub const HISTORY_BONUS_PER_DEPTH: i32 = 300;
+pub const HISTORY_BONUS_BASE: i32 = 250;
+pub const HISTORY_BONUS_MAX: i32 = 1500;
 
 // --- Threads ---
 
@@ -92,3 +131,13 @@ pub const MAX_TIME_FRACTION: u32 = 3;
 pub const HARD_LIMIT_FACTOR: u32 = 4;
 /// No new iteration starts after this many tenths of the planned time.
 pub const ITERATION_START_TENTHS: u32 = 6;
+
+/// The planned time is scaled by how the iterations go (`worker::TimeUse`): from
+/// `TIME_UNSTABLE` just after the best move changed down to `TIME_STABLE` once it has held
+/// for `TIME_STABILITY_STEPS` iterations, and up to `TIME_FALLING` more when the score fell by
+/// `TIME_FALL_SCALE` centipawns in the last iteration.
+pub const TIME_UNSTABLE: f64 = 1.4;
+pub const TIME_STABLE: f64 = 0.75;
+pub const TIME_STABILITY_STEPS: usize = 6;
+pub const TIME_FALLING: f64 = 0.5;
+pub const TIME_FALL_SCALE: f64 = 100.0;

@@ -3,17 +3,17 @@
 //! starts it afresh.
 
 use super::eval_cache::EvalCache;
-use super::ordering::OrderingTables;
+use super::history::Histories;
 
 #[derive(Default)]
 pub struct ThreadData {
-    pub tables: OrderingTables,
+    pub histories: Histories,
     pub eval_cache: EvalCache,
 }
 
 impl ThreadData {
     pub fn clear(&mut self) {
-        self.tables.clear();
+        self.histories.clear();
         self.eval_cache.clear();
     }
 }

@@ -22,6 +22,19 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// Whether a stored `score` with this bound settles a node searched in (alpha, beta):
+    /// exact, or a bound on the side of the window it proves.
+    #[inline]
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct Entry {
     pub mv: Move,

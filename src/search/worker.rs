@@ -6,14 +6,17 @@
 //! decided at compile time. What the search keeps per ply lives in one `Frame`.
 
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use super::aspiration::{self, Aspiration};
+use super::history::{PieceTo, pawn_key, victim_kind};
 use super::node::{NodeType, NonPv, Pv, Root};
 use super::ordering::{
-    DropCaptures, MAX_PLY, MovePicker, Scores, captured_value, is_losing_capture, is_tactical,
+    DropCaptures, MAX_PLY, MovePicker, OrderingContext, Scores, captured_value, is_tactical,
     promotion_gain, score_moves,
 };
 use super::params::*;
+use super::see::see_ge;
 use super::thread::ThreadData;
 use super::tt::{Bound, Entry};
 use super::{MATE, MATE_BOUND, Report, RootLine, Score, SearchResult, Shared};
@@ -27,11 +30,20 @@ pub const INFINITY: i32 = MATE + 1;
 /// What the search keeps for one ply of the current line.
 #[derive(Clone)]
 struct Frame {
-    /// The static evaluation (`-INFINITY` in check), to tell whether the side to move is
-    /// doing better than two plies ago.
+    /// The static evaluation, corrected (`-INFINITY` in check), to tell whether the side to
+    /// move is doing better than two plies ago.
     static_eval: i32,
-    /// The move being searched from this ply (`Move::NULL` for a null move).
+    /// The evaluation before its correction, and the pawn key the correction was found by.
+    raw_eval: i32,
+    pawn_key: u64,
+    /// The move being searched from this ply (`Move::NULL` for a null move), and its piece
+    /// and square for the continuation history (`None` for a null move).
     current_move: Move,
+    piece_to: Option<PieceTo>,
+    /// The move left out of this node's search (singular extension's test), if any.
+    excluded: Move,
+    /// Double extensions on the path to this ply (they are limited).
+    double_extensions: i32,
     /// The best line found from this ply.
     pv: [Move; MAX_PLY + 1],
     pv_len: usize,
@@ -41,7 +53,12 @@ impl Default for Frame {
     fn default() -> Self {
         Frame {
             static_eval: -INFINITY,
+            raw_eval: -INFINITY,
+            pawn_key: 0,
             current_move: Move::NULL,
+            piece_to: None,
+            excluded: Move::NULL,
+            double_extensions: 0,
             pv: [Move::NULL; MAX_PLY + 1],
             pv_len: 0,
         }
@@ -71,6 +88,9 @@ pub struct Worker<'a, B: Bitboard> {
     pub seldepth: usize,
     stopped: bool,
     reductions: [[i32; 64]; 64],
+    /// The root moves of the iteration under way, and the MultiPV line being searched.
+    root_lines: Vec<RootLine>,
+    pv_index: usize,
 }
 
 impl<'a, B: Bitboard> Worker<'a, B> {
@@ -91,6 +111,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         if path.last() != Some(&root.hash()) {
             path.push(root.hash());
         }
+        data.histories.fit(root);
         Worker {
             id,
             shared,
@@ -103,6 +124,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             seldepth: 0,
             stopped: false,
             reductions,
+            root_lines: Vec::new(),
+            pv_index: 0,
         }
     }
 
@@ -194,7 +217,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         report: &(dyn Fn(&Report) + Sync),
     ) -> SearchResult {
         let shared = self.shared;
-        let mut lines: Vec<RootLine> = legal
+        self.root_lines = legal
             .iter()
             .map(|&mv| RootLine {
                 mv,
@@ -203,7 +226,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             })
             .collect();
         let multipv = match role {
-            Role::Main => shared.options.multipv.clamp(1, lines.len()),
+            Role::Main => shared.options.multipv.clamp(1, legal.len()),
             Role::Helper => 1,
         };
         let max_depth = shared
@@ -212,24 +235,27 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             .unwrap_or(MAX_PLY as i32 - 1)
             .clamp(1, MAX_PLY as i32 - 1);
         let mut best = SearchResult {
-            best: lines[0].mv,
+            best: legal[0],
             ponder: None,
             score: Score::Centipawns(0),
             depth: 0,
             nodes: 0,
         };
         let mut previous_scores = vec![0; multipv];
+        let mut clock = TimeUse::default();
         let mut depth = 1;
         while depth <= max_depth {
             if role == Role::Helper && skips_depth(self.id, depth) {
                 depth += 1;
                 continue;
             }
-            for pv_index in 0..multipv {
-                let mut window = Aspiration::new(depth, previous_scores[pv_index]);
+            for (pv_index, previous) in previous_scores.iter_mut().enumerate() {
+                self.pv_index = pv_index;
+                let mut window = Aspiration::new(depth, *previous);
                 let score = loop {
                     self.seldepth = 0;
-                    let score = self.search_root(root, &mut lines, pv_index, depth, window);
+                    let score =
+                        self.alphabeta::<Root>(root, depth, window.alpha, window.beta, 0, false);
                     if self.stopped {
                         break score;
                     }
@@ -239,28 +265,21 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                         aspiration::Outcome::FailedLow => false,
                     };
                     if role == Role::Main {
-                        self.report_line(
-                            &lines[pv_index],
-                            pv_index,
-                            depth,
-                            score,
-                            Some(bound),
-                            report,
-                        );
+                        self.report_line(pv_index, depth, score, Some(bound), report);
                     }
                 };
                 if self.stopped {
                     break;
                 }
-                previous_scores[pv_index] = score;
+                *previous = score;
                 if role == Role::Main {
-                    self.report_line(&lines[pv_index], pv_index, depth, score, None, report);
+                    self.report_line(pv_index, depth, score, None, report);
                 }
             }
             if self.stopped {
                 break;
             }
-            let top = &lines[0];
+            let top = &self.root_lines[0];
             best = SearchResult {
                 best: top.mv,
                 ponder: top.pv.get(1).copied(),
@@ -268,7 +287,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 depth,
                 nodes: 0,
             };
-            if role == Role::Main && self.iterations_done(&best) {
+            clock.iteration_done(best.best, previous_scores[0]);
+            if role == Role::Main && self.iterations_done(&best, clock.factor()) {
                 break;
             }
             depth += 1;
@@ -277,8 +297,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     }
 
     /// The main thread's verdict after an iteration: the mate asked for is found, or the
-    /// clock says no new iteration would end in time.
-    fn iterations_done(&self, best: &SearchResult) -> bool {
+    /// clock says no new iteration would end in time. `factor` scales the planned time: more
+    /// while the best move changes or the score falls, less while one move stays best.
+    fn iterations_done(&self, best: &SearchResult, factor: f64) -> bool {
         let shared = self.shared;
         if let Some(n) = shared.limits.mate_in
             && let Score::Mate(m) = best.score
@@ -292,17 +313,18 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let iteration_limit = if shared.limits.movetime.is_some() {
             shared.budget.hard
         } else {
-            shared.budget.soft / 10 * ITERATION_START_TENTHS
+            let planned = shared.budget.soft.as_secs_f64() * factor;
+            (Duration::try_from_secs_f64(planned).unwrap_or(Duration::MAX) / 10
+                * ITERATION_START_TENTHS)
+                .min(shared.budget.hard)
         };
         !shared.control.pondering.load(Ordering::Relaxed)
             && !shared.limits.infinite
             && shared.elapsed() >= iteration_limit
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn report_line(
         &mut self,
-        line: &RootLine,
         pv_index: usize,
         depth: i32,
         score: i32,
@@ -320,62 +342,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             nodes: shared.nodes.load(Ordering::Relaxed),
             time: shared.elapsed(),
             hashfull: shared.tt.hashfull(),
-            pv: line.pv.clone(),
+            pv: self.root_lines[pv_index].pv.clone(),
         });
-    }
-
-    /// Searches the root moves from `lines[first]` on to `depth` within the window; the lines
-    /// before `first` are the better MultiPV lines already found. Reorders the lines searched
-    /// by score and returns the best score.
-    fn search_root(
-        &mut self,
-        pos: &Position<B>,
-        lines: &mut [RootLine],
-        first: usize,
-        depth: i32,
-        window: Aspiration,
-    ) -> i32 {
-        let mut alpha = window.alpha;
-        let mut best = -INFINITY;
-        self.stack[0].pv_len = 0;
-        let in_check = pos.in_check();
-        for i in first..lines.len() {
-            let m = lines[i].mv;
-            let mut child = *pos;
-            child.play(m);
-            let score = self.search_move::<Root>(
-                pos,
-                &child,
-                m,
-                i - first + 1,
-                depth,
-                alpha,
-                window.beta,
-                0,
-                in_check,
-                false,
-            );
-            if self.stopped {
-                break;
-            }
-            lines[i].score = if score > alpha || i == first {
-                score
-            } else {
-                -INFINITY
-            };
-            best = best.max(score);
-            if score > alpha {
-                alpha = score;
-                self.update_pv(0, m);
-                lines[i].pv = self.stack[0].pv[..self.stack[0].pv_len].to_vec();
-                // Bring the new best move to the front of this block.
-                lines[first..=i].rotate_right(1);
-                if score >= window.beta {
-                    break;
-                }
-            }
-        }
-        best
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -388,10 +356,30 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         frame.pv_len = child_len + 1;
     }
 
+    /// The pieces and squares of the moves one and two plies before `ply`.
+    fn before(&self, ply: usize) -> [Option<PieceTo>; 2] {
+        [
+            ply.checked_sub(1).and_then(|p| self.stack[p].piece_to),
+            ply.checked_sub(2).and_then(|p| self.stack[p].piece_to),
+        ]
+    }
+
+    /// The static evaluation corrected by what searches found in positions with this pawn
+    /// structure, and the pawn key it was looked up by.
+    fn corrected_eval(&mut self, pos: &Position<B>) -> (i32, i32, u64) {
+        let raw = self.evaluate(pos);
+        if !self.shared.options.pruning.correction {
+            return (raw, raw, 0);
+        }
+        let key = pawn_key(pos);
+        let corrected = raw + self.data.histories.correction(pos.side(), key);
+        (raw, corrected.clamp(-MATE_BOUND + 1, MATE_BOUND - 1), key)
+    }
+
     fn alphabeta<N: NodeType>(
         &mut self,
         pos: &Position<B>,
-        depth: i32,
+        mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
@@ -399,95 +387,138 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     ) -> i32 {
         self.stack[ply].pv_len = 0;
         if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply);
+            return self.quiescence::<N>(pos, alpha, beta, ply);
         }
         self.count_node();
         if self.stopped {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if let Some(score) = self.fifty_move_score(pos, ply) {
-            return score;
-        }
-        if self.is_repetition(pos) {
-            return 0;
-        }
-        if ply >= MAX_PLY {
-            return self.evaluate(pos);
-        }
-        // Mate-distance pruning: no line from here beats a mate already found nearer the root.
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-
-        let hash = pos.hash();
-        let entry = self.shared.tt.probe(hash);
-        let mut hash_move = Move::NULL;
-        if let Some(e) = entry {
-            hash_move = e.mv;
-            let score = score_from_tt(e.score, ply);
-            if !N::PV && e.depth >= depth {
-                let cutoff = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cutoff {
-                    return score;
-                }
+        if !N::ROOT {
+            if let Some(score) = self.fifty_move_score(pos, ply) {
+                return score;
+            }
+            if self.is_repetition(pos) {
+                return 0;
+            }
+            if ply >= MAX_PLY {
+                return self.evaluate(pos);
+            }
+            // Mate-distance pruning: no line from here beats a mate already found nearer
+            // the root.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
             }
         }
 
-        let in_check = pos.in_check();
-        let static_eval = if in_check {
-            -INFINITY
+        let excluded = self.stack[ply].excluded;
+        let hash = pos.hash();
+        let entry = if excluded.is_null() {
+            self.shared.tt.probe(hash)
         } else {
-            self.evaluate(pos)
+            None
+        };
+        let tt_move = if N::ROOT {
+            self.root_lines[self.pv_index].mv
+        } else {
+            entry.map_or(Move::NULL, |e| e.mv)
+        };
+        let tt_score = entry.map(|e| score_from_tt(e.score, ply));
+        if !N::PV
+            && let (Some(e), Some(score)) = (entry, tt_score)
+            && e.depth >= depth
+            && e.bound.settles(score, alpha, beta)
+        {
+            return score;
+        }
+
+        let in_check = pos.in_check();
+        let side = pos.side();
+        let pruning = self.shared.options.pruning;
+        let (raw_eval, static_eval, pawn_key) = if in_check {
+            (-INFINITY, -INFINITY, 0)
+        } else if !excluded.is_null() {
+            let f = &self.stack[ply];
+            (f.raw_eval, f.static_eval, f.pawn_key)
+        } else {
+            self.corrected_eval(pos)
         };
         self.stack[ply].static_eval = static_eval;
-        // Better than two plies ago: the moves here deserve a closer look.
-        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        self.stack[ply].raw_eval = raw_eval;
+        self.stack[ply].pawn_key = pawn_key;
+        // A table score with the right bound is a better guess than the static evaluation.
+        let eval = match (entry, tt_score) {
+            (Some(e), Some(score)) if !in_check && score.abs() < MATE_BOUND => {
+                let better = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score > static_eval,
+                    Bound::Upper => score < static_eval,
+                };
+                if better { score } else { static_eval }
+            }
+            _ => static_eval,
+        };
+        // Better than two plies ago (four, if two plies ago was in check): the moves here
+        // deserve a closer look.
+        let improving = !in_check
+            && if ply >= 2 && self.stack[ply - 2].static_eval != -INFINITY {
+                static_eval > self.stack[ply - 2].static_eval
+            } else {
+                ply >= 4 && static_eval > self.stack[ply - 4].static_eval
+            };
         let previous = if ply >= 1 {
             self.stack[ply - 1].current_move
         } else {
             Move::NULL
         };
+        self.data.histories.killers[ply + 1] = [Move::NULL; 2];
 
-        let pruning = self.shared.options.pruning;
-        if !N::PV && !in_check {
+        if !N::PV && !in_check && excluded.is_null() {
+            // Razoring: far below alpha at low depth, only captures can help.
+            if pruning.razoring
+                && alpha.abs() < MATE_BOUND
+                && depth <= RAZOR_MAX_DEPTH
+                && eval + RAZOR_MARGIN + RAZOR_DEPTH_MARGIN * depth * depth < alpha
+            {
+                let score = self.quiescence::<NonPv>(pos, alpha - 1, alpha, ply);
+                if score < alpha {
+                    return score;
+                }
+            }
             // Reverse futility: far above beta at low depth, a quiet move will not fall below.
             if pruning.futility
                 && depth <= RFP_MAX_DEPTH
-                && static_eval - RFP_MARGIN * depth >= beta
+                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+                && eval.abs() < MATE_BOUND
                 && beta.abs() < MATE_BOUND
             {
-                return static_eval;
+                return (eval + beta) / 2;
             }
             // Null move: if passing still fails high, a real move will too (not in zugzwang-
-            // prone positions: only pawns and King left). The reduction grows slowly with
-            // depth, so the verification still sees a short threat. A table entry that
-            // already failed low here says passing will not reach beta either.
+            // prone positions: only pawns and King left).
             let last_was_null = ply >= 1 && previous.is_null();
-            let table_says_low = entry
-                .is_some_and(|e| e.bound == Bound::Upper && score_from_tt(e.score, ply) < beta);
             if pruning.null_move
                 && depth >= NMP_MIN_DEPTH
-                && static_eval >= beta
+                && eval >= beta
+                && static_eval >= beta - NMP_EVAL_MARGIN * depth + NMP_EVAL_BASE
                 && !last_was_null
-                && !table_says_low
                 && self.has_pieces(pos)
                 && beta.abs() < MATE_BOUND
             {
-                let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+                let r = (NMP_BASE_REDUCTION
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX))
+                .min(depth);
                 let mut child = *pos;
                 child.play_null();
                 self.stack[ply].current_move = Move::NULL;
+                self.stack[ply].piece_to = None;
                 self.path.push(child.hash());
                 let score = -self.alphabeta::<NonPv>(
                     &child,
-                    depth - 1 - r,
+                    depth - r,
                     -beta,
                     -beta + 1,
                     ply + 1,
@@ -501,36 +532,88 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     return if score >= MATE_BOUND { beta } else { score };
                 }
             }
+            // ProbCut: a capture whose shallow search beats beta by a margin will do so at
+            // full depth too.
+            let probcut_beta = beta + PROBCUT_MARGIN;
+            if pruning.probcut
+                && depth >= PROBCUT_MIN_DEPTH
+                && beta.abs() < MATE_BOUND
+                && !entry.is_some_and(|e| {
+                    e.depth >= depth - PROBCUT_REDUCTION
+                        && tt_score.is_some_and(|s| s < probcut_beta)
+                })
+                && let Some(score) = self.probcut(pos, depth, probcut_beta, eval, ply, cut_node)
+            {
+                self.shared.tt.store(
+                    hash,
+                    Entry {
+                        mv: Move::NULL,
+                        score: score_to_tt(score, ply),
+                        depth: depth - PROBCUT_REDUCTION + 1,
+                        bound: Bound::Lower,
+                    },
+                );
+                return score;
+            }
         }
 
-        let ctx = pos.legality_context_knowing_check(in_check);
+        // Internal iterative reduction: with no move from the table, a node on the PV or
+        // expected to cut is searched a ply shallower (the next iteration finds it a move).
+        if pruning.iir
+            && !N::ROOT
+            && depth >= IIR_MIN_DEPTH
+            && tt_move.is_null()
+            && (N::PV || cut_node)
+        {
+            depth -= 1;
+        }
+
         let mut moves = MoveList::new();
-        pos.generate(&mut moves);
         let mut scores = Scores::new();
-        score_moves(
-            pos,
-            &moves,
-            &mut scores,
-            hash_move,
-            &self.data.tables,
-            ply,
-            previous,
-        );
+        let ctx = pos.legality_context_knowing_check(in_check);
+        let before = self.before(ply);
+        if !N::ROOT {
+            pos.generate(&mut moves);
+            score_moves(
+                pos,
+                &moves,
+                &mut scores,
+                &OrderingContext {
+                    histories: &self.data.histories,
+                    hash_move: tt_move,
+                    ply,
+                    previous,
+                    before,
+                },
+            );
+        }
 
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
-        let mut legal = 0;
+        let mut legal = 0usize;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
-        let futile = pruning.futility
-            && !N::PV
-            && !in_check
-            && depth <= FUTILITY_MAX_DEPTH
-            && static_eval + FUTILITY_MARGIN * depth <= alpha;
+        let mut captures_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
+        let mut skip_quiets = false;
+        let tt_capture = !tt_move.is_null() && is_tactical(pos, tt_move);
 
-        let side = pos.side().index();
-        for m in MovePicker::new(&mut moves, &mut scores) {
-            if !pos.is_legal(m, &ctx) {
+        let mut picker = (!N::ROOT).then(|| MovePicker::new(&mut moves, &mut scores));
+        let mut root_index = 0;
+        loop {
+            let m = match picker.as_mut() {
+                Some(p) => match p.next() {
+                    Some(m) => m,
+                    None => break,
+                },
+                None => {
+                    let Some(line) = self.root_lines.get(self.pv_index + root_index) else {
+                        break;
+                    };
+                    root_index += 1;
+                    line.mv
+                }
+            };
+            if m == excluded || (!N::ROOT && !pos.is_legal(m, &ctx)) {
                 continue;
             }
             legal += 1;
@@ -538,35 +621,195 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             let mut child = *pos;
             child.play(m);
             self.prefetch(child.hash());
-            if !N::PV && !in_check && legal > 1 && !tactical && best_score > -MATE_BOUND {
-                let gives_check = child.in_check();
-                if futile && !gives_check {
-                    continue;
-                }
-                // Late-move pruning: at shallow depth, quiet moves this late in the order
-                // are dropped; twice as many are tried while the side to move is improving.
-                if pruning.move_count
-                    && !gives_check
-                    && depth <= LMP_MAX_DEPTH
-                    && legal > (LMP_BASE + depth * depth) * (1 + i32::from(improving))
-                {
-                    continue;
+            let gives_check = child.in_check();
+            let piece_to = PieceTo::of(pos, m);
+            let stat = if tactical {
+                0
+            } else {
+                self.data.histories.quiet_score(side, m, piece_to, before)
+            };
+            let base_reduction = self.reductions[(depth as usize).min(63)][legal.min(63)];
+
+            // Pruning at shallow depth, once a move has kept the node from being mated, and
+            // never while looking for a quicker mate than one already found.
+            if !N::ROOT && best_score > -MATE_BOUND && alpha < MATE_BOUND && self.has_pieces(pos) {
+                let lmr_depth = (depth - 1 - base_reduction).max(0);
+                if tactical {
+                    if pruning.losing_captures
+                        && !gives_check
+                        && depth <= SEE_PRUNING_MAX_DEPTH
+                        && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth)
+                    {
+                        continue;
+                    }
+                } else {
+                    // Past the move count, only quiet moves that give check are still tried:
+                    // a quiet mate must not be dropped with the rest.
+                    if skip_quiets && !gives_check {
+                        continue;
+                    }
+                    // Late-move pruning: the quiet moves this late in the order are dropped;
+                    // twice as many are tried while the side to move is improving.
+                    if pruning.move_count
+                        && !in_check
+                        && !gives_check
+                        && depth <= LMP_MAX_DEPTH
+                        && legal as i32 > (LMP_BASE + depth * depth) * (1 + i32::from(improving))
+                    {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    if !gives_check && !in_check {
+                        // Futility: even a good quiet move will not lift this node to alpha.
+                        if pruning.futility
+                            && lmr_depth <= FUTILITY_MAX_DEPTH
+                            && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha
+                        {
+                            continue;
+                        }
+                        if pruning.history_pruning
+                            && lmr_depth <= HISTORY_PRUNING_MAX_DEPTH
+                            && stat < -HISTORY_PRUNING_MARGIN * depth
+                        {
+                            continue;
+                        }
+                    }
+                    if pruning.history_pruning
+                        && lmr_depth <= SEE_PRUNING_MAX_DEPTH
+                        && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
+                    {
+                        continue;
+                    }
                 }
             }
-            let score = self.search_move::<N>(
-                pos,
-                &child,
-                m,
-                legal as usize,
-                depth,
-                alpha,
-                beta,
-                ply,
-                in_check,
-                cut_node,
-            );
+
+            // Extensions.
+            let mut extension = 0;
+            if !N::ROOT
+                && pruning.singular
+                && m == tt_move
+                && excluded.is_null()
+                && depth >= SINGULAR_MIN_DEPTH
+                && let (Some(e), Some(score)) = (entry, tt_score)
+                && e.bound != Bound::Upper
+                && e.depth >= depth - SINGULAR_DEPTH_MARGIN
+                && score.abs() < MATE_BOUND
+            {
+                // Is the table's move the only good one? Search the others at half depth
+                // against a bound just below its score.
+                let singular_beta = score - SINGULAR_MARGIN * depth / 8;
+                self.stack[ply].excluded = m;
+                let value = self.alphabeta::<NonPv>(
+                    pos,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    cut_node,
+                );
+                self.stack[ply].excluded = Move::NULL;
+                if self.stopped {
+                    return 0;
+                }
+                if value < singular_beta {
+                    extension = 1;
+                    if !N::PV
+                        && value < singular_beta - SINGULAR_DOUBLE_MARGIN
+                        && self.stack[ply].double_extensions < MAX_DOUBLE_EXTENSIONS
+                    {
+                        extension = 2;
+                    }
+                } else if singular_beta >= beta {
+                    // Multi-cut: another move beats beta too.
+                    return singular_beta;
+                } else if score >= beta {
+                    extension = -1;
+                }
+            } else if gives_check
+                && (N::ROOT
+                    || ply
+                        < CHECK_EXTENSION_PLY_FACTOR * depth as usize + CHECK_EXTENSION_PLY_SLACK)
+            {
+                extension = 1;
+            }
+            self.stack[ply + 1].double_extensions =
+                self.stack[ply].double_extensions + i32::from(extension >= 2);
+
+            self.stack[ply].current_move = m;
+            self.stack[ply].piece_to = Some(piece_to);
+            self.path.push(child.hash());
+            let new_depth = depth - 1 + extension;
+            let score = if legal == 1 {
+                if N::PV {
+                    -self.alphabeta::<Pv>(&child, new_depth, -beta, -alpha, ply + 1, false)
+                } else {
+                    -self.alphabeta::<NonPv>(&child, new_depth, -beta, -alpha, ply + 1, !cut_node)
+                }
+            } else {
+                let mut reduction = 0;
+                if pruning.reductions
+                    && depth >= LMR_MIN_DEPTH
+                    && legal > 1 + usize::from(N::ROOT)
+                    && !tactical
+                {
+                    reduction = base_reduction;
+                    if N::PV {
+                        reduction -= 1;
+                    }
+                    if cut_node {
+                        reduction += 2;
+                    }
+                    if !improving {
+                        reduction += 1;
+                    }
+                    if tt_capture {
+                        reduction += 1;
+                    }
+                    if gives_check || in_check {
+                        reduction -= 1;
+                    }
+                    if m == self.data.histories.killers[ply][0]
+                        || m == self.data.histories.killers[ply][1]
+                    {
+                        reduction -= 1;
+                    }
+                    reduction -= stat / LMR_HISTORY_DIVISOR;
+                    reduction = reduction.clamp(0, (new_depth - 1).max(0));
+                }
+                let mut s = -self.alphabeta::<NonPv>(
+                    &child,
+                    new_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    true,
+                );
+                if s > alpha && reduction > 0 && !self.stopped {
+                    s = -self.alphabeta::<NonPv>(
+                        &child,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        !cut_node,
+                    );
+                }
+                if N::PV && s > alpha && (N::ROOT || s < beta) && !self.stopped {
+                    s = -self.alphabeta::<Pv>(&child, new_depth, -beta, -alpha, ply + 1, false);
+                }
+                s
+            };
+            self.path.pop();
             if self.stopped {
                 return 0;
+            }
+            if N::ROOT {
+                let i = self.pv_index + root_index - 1;
+                self.root_lines[i].score = if score > alpha || root_index == 1 {
+                    score
+                } else {
+                    -INFINITY
+                };
             }
             if score > best_score {
                 best_score = score;
@@ -576,23 +819,41 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     if N::PV {
                         self.update_pv(ply, m);
                     }
+                    if N::ROOT {
+                        let i = self.pv_index + root_index - 1;
+                        self.root_lines[i].pv = self.stack[0].pv[..self.stack[0].pv_len].to_vec();
+                        // Bring the new best move to the front of this block.
+                        self.root_lines[self.pv_index..=i].rotate_right(1);
+                    }
                     if score >= beta {
-                        if !tactical {
-                            self.data
-                                .tables
-                                .reward(side, m, &quiets_tried, depth, ply, previous);
-                        }
+                        self.reward_cutoff(
+                            pos,
+                            m,
+                            tactical,
+                            &quiets_tried,
+                            &captures_tried,
+                            depth,
+                            ply,
+                            previous,
+                            before,
+                        );
                         break;
                     }
                 }
             }
-            if !tactical && quiets_tried.len() < quiets_tried.capacity() {
-                quiets_tried.push(m);
+            if m != best_move {
+                if tactical {
+                    let _ = captures_tried.try_push(m);
+                } else {
+                    let _ = quiets_tried.try_push(m);
+                }
             }
         }
 
         if legal == 0 {
-            return if in_check {
+            return if !excluded.is_null() {
+                alpha
+            } else if in_check {
                 -MATE + ply as i32
             } else {
                 self.stalemate_score(pos, ply)
@@ -605,138 +866,129 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(
-            hash,
-            Entry {
-                mv: best_move,
-                score: score_to_tt(best_score, ply),
-                depth,
-                bound,
-            },
-        );
+        if excluded.is_null() {
+            // What this search found corrects the static evaluation of its pawn structure.
+            if pruning.correction
+                && !in_check
+                && (best_move.is_null() || !is_tactical(pos, best_move))
+                && !(bound == Bound::Lower && best_score <= static_eval)
+                && !(bound == Bound::Upper && best_score >= static_eval)
+                && best_score.abs() < MATE_BOUND
+            {
+                self.data
+                    .histories
+                    .update_correction(side, pawn_key, depth, raw_eval, best_score);
+            }
+            if !N::ROOT || self.pv_index == 0 {
+                self.shared.tt.store(
+                    hash,
+                    Entry {
+                        mv: best_move,
+                        score: score_to_tt(best_score, ply),
+                        depth,
+                        bound,
+                    },
+                );
+            }
+        }
         best_score
     }
 
-    /// Searches move `m` (number `index` among the node's legal moves, from 1) of the node
-    /// `pos` at `ply`, whose kind is `N`: the first move with the node's window, the others
-    /// with a null window first, late quiet ones reduced, then again in full where they beat
-    /// alpha.
+    /// The histories learn from a cut-off: the move that cut is rewarded, the moves tried
+    /// before it are punished.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn search_move<N: NodeType>(
+    fn reward_cutoff(
         &mut self,
         pos: &Position<B>,
-        child: &Position<B>,
-        m: Move,
-        index: usize,
+        good: Move,
+        tactical: bool,
+        quiets: &[Move],
+        captures: &[Move],
         depth: i32,
-        alpha: i32,
-        beta: i32,
         ply: usize,
-        in_check: bool,
-        cut_node: bool,
-    ) -> i32 {
-        if N::ROOT {
-            self.prefetch(child.hash());
-        }
-        let gives_check = child.in_check();
-        self.stack[ply].current_move = m;
-        self.path.push(child.hash());
-        let extends = gives_check
-            && (N::ROOT
-                || ply < CHECK_EXTENSION_PLY_FACTOR * depth as usize + CHECK_EXTENSION_PLY_SLACK);
-        let new_depth = depth - 1 + i32::from(extends);
-        let score = if index == 1 {
-            if N::PV {
-                -self.alphabeta::<Pv>(child, new_depth, -beta, -alpha, ply + 1, false)
-            } else {
-                -self.alphabeta::<NonPv>(child, new_depth, -beta, -alpha, ply + 1, false)
+        previous: Move,
+        before: [Option<PieceTo>; 2],
+    ) {
+        let side = pos.side();
+        let bonus =
+            (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_BASE).clamp(0, HISTORY_BONUS_MAX);
+        let hist = &mut self.data.histories;
+        if tactical {
+            if let Some(victim) = victim_kind(pos, good) {
+                hist.update_capture(PieceTo::of(pos, good), victim, bonus);
             }
         } else {
-            let tactical = is_tactical(pos, m);
-            let reduction = if N::ROOT {
-                i32::from(
-                    depth >= LMR_MIN_DEPTH
-                        && index > ROOT_REDUCTION_INDEX
-                        && !in_check
-                        && !gives_check
-                        && !tactical,
-                )
-            } else {
-                self.reduction::<N>(
-                    pos,
-                    m,
-                    depth,
-                    index,
-                    new_depth,
-                    tactical,
-                    in_check,
-                    gives_check,
-                    cut_node,
-                )
-            };
-            let mut s = -self.alphabeta::<NonPv>(
-                child,
-                new_depth - reduction,
-                -alpha - 1,
-                -alpha,
-                ply + 1,
-                true,
-            );
-            if !N::ROOT && s > alpha && reduction > 0 && !self.stopped {
-                s = -self.alphabeta::<NonPv>(
-                    child,
-                    new_depth,
-                    -alpha - 1,
-                    -alpha,
+            hist.update_quiet(side, good, PieceTo::of(pos, good), before, bonus);
+            hist.note_killer(ply, good, previous);
+            for &m in quiets {
+                hist.update_quiet(side, m, PieceTo::of(pos, m), before, -bonus);
+            }
+        }
+        for &m in captures {
+            if let Some(victim) = victim_kind(pos, m) {
+                hist.update_capture(PieceTo::of(pos, m), victim, -bonus);
+            }
+        }
+    }
+
+    /// ProbCut's search: the captures that win enough by the static exchange, first in
+    /// quiescence, then at reduced depth, against `probcut_beta`. The score when one beats it.
+    fn probcut(
+        &mut self,
+        pos: &Position<B>,
+        depth: i32,
+        probcut_beta: i32,
+        eval: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let mut moves = MoveList::new();
+        pos.generate_captures(&mut moves);
+        let ctx = pos.legality_context_knowing_check(false);
+        let mut drop_captures = DropCaptures::default();
+        for &m in moves.iter() {
+            if drop_captures.tried(m)
+                || !see_ge(pos, m, probcut_beta - eval)
+                || !pos.is_legal(m, &ctx)
+            {
+                continue;
+            }
+            drop_captures.note(m);
+            let mut child = *pos;
+            child.play(m);
+            self.stack[ply].current_move = m;
+            self.stack[ply].piece_to = Some(PieceTo::of(pos, m));
+            self.path.push(child.hash());
+            let mut score =
+                -self.quiescence::<NonPv>(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
+            if score >= probcut_beta && !self.stopped {
+                score = -self.alphabeta::<NonPv>(
+                    &child,
+                    depth - PROBCUT_REDUCTION,
+                    -probcut_beta,
+                    -probcut_beta + 1,
                     ply + 1,
                     !cut_node,
                 );
             }
-            if N::PV && s > alpha && (N::ROOT || s < beta) && !self.stopped {
-                s = -self.alphabeta::<Pv>(child, new_depth, -beta, -alpha, ply + 1, false);
+            self.path.pop();
+            if self.stopped {
+                return None;
             }
-            s
-        };
-        self.path.pop();
-        score
+            if score >= probcut_beta {
+                return Some(score);
+            }
+        }
+        None
     }
 
-    /// The late-move reduction of a move of a non-root node.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn reduction<N: NodeType>(
-        &self,
+    fn quiescence<N: NodeType>(
+        &mut self,
         pos: &Position<B>,
-        m: Move,
-        depth: i32,
-        index: usize,
-        new_depth: i32,
-        tactical: bool,
-        in_check: bool,
-        gives_check: bool,
-        cut_node: bool,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
     ) -> i32 {
-        if !self.shared.options.pruning.reductions
-            || depth < LMR_MIN_DEPTH
-            || tactical
-            || in_check
-            || gives_check
-        {
-            return 0;
-        }
-        let mut r = self.reductions[(depth as usize).min(63)][index.min(63)];
-        if N::PV {
-            r -= 1;
-        }
-        if cut_node {
-            r += 1;
-        }
-        r -= self.data.tables.history(pos.side().index(), m) / LMR_HISTORY_DIVISOR;
-        r.clamp(0, new_depth - 1)
-    }
-
-    fn quiescence(&mut self, pos: &Position<B>, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.count_node();
         if self.stopped {
             return 0;
@@ -745,23 +997,34 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         if ply >= MAX_PLY {
             return self.evaluate(pos);
         }
+        let hash = pos.hash();
+        let entry = self.shared.tt.probe(hash);
+        if !N::PV
+            && let Some(e) = entry
+        {
+            let score = score_from_tt(e.score, ply);
+            if e.bound.settles(score, alpha, beta) {
+                return score;
+            }
+        }
         let in_check = pos.in_check();
+        let original_alpha = alpha;
         let mut best = -INFINITY;
         if !in_check {
             // Far outside the window, the cheap estimate decides as well as the full one.
             let stand_pat = match self.shared.options.eval_mode {
                 EvalMode::Full
                     if self.shared.options.eval_terms == TermSet::ALL
-                        && self.data.eval_cache.get(pos.hash()).is_none() =>
+                        && self.data.eval_cache.get(hash).is_none() =>
                 {
                     let fast = evaluate_fast(pos, self.eval_tables);
                     if fast - LAZY_MARGIN >= beta || fast + LAZY_MARGIN <= alpha {
                         fast
                     } else {
-                        self.evaluate(pos)
+                        self.corrected_eval(pos).1
                     }
                 }
-                _ => self.evaluate(pos),
+                _ => self.corrected_eval(pos).1,
             };
             if stand_pat >= beta {
                 return stand_pat;
@@ -769,11 +1032,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
         }
-        let hash_move = self
-            .shared
-            .tt
-            .probe(pos.hash())
-            .map_or(Move::NULL, |e| e.mv);
+        let hash_move = entry.map_or(Move::NULL, |e| e.mv);
         let ctx = pos.legality_context_knowing_check(in_check);
         let mut moves = MoveList::new();
         if in_check {
@@ -786,13 +1045,17 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             pos,
             &moves,
             &mut scores,
-            hash_move,
-            &self.data.tables,
-            ply,
-            Move::NULL,
+            &OrderingContext {
+                histories: &self.data.histories,
+                hash_move,
+                ply,
+                previous: Move::NULL,
+                before: [None, None],
+            },
         );
         let pruning = self.shared.options.pruning;
         let mut legal = 0;
+        let mut best_move = Move::NULL;
         let mut drop_captures = DropCaptures::default();
         for m in MovePicker::new(&mut moves, &mut scores) {
             if !in_check {
@@ -805,8 +1068,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 if best + gain + DELTA_MARGIN < alpha && m.kind() != MoveKind::Promotion {
                     continue;
                 }
-                // Last, as it asks whether the square is attacked.
-                if pruning.losing_captures && is_losing_capture(pos, m, victim) {
+                // Last, as it asks who attacks the square.
+                if pruning.losing_captures && !see_ge(pos, m, 0) {
                     continue;
                 }
             }
@@ -821,7 +1084,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             child.play(m);
             self.prefetch(child.hash());
             self.path.push(child.hash());
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            let score = -self.quiescence::<N>(&child, -beta, -alpha, ply + 1);
             self.path.pop();
             if self.stopped {
                 return 0;
@@ -829,6 +1092,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             if score > best {
                 best = score;
                 if score > alpha {
+                    best_move = m;
                     alpha = score;
                     if score >= beta {
                         break;
@@ -839,6 +1103,22 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         if in_check && legal == 0 {
             return -MATE + ply as i32;
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha && N::PV {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            hash,
+            Entry {
+                mv: best_move,
+                score: score_to_tt(best, ply),
+                depth: 0,
+                bound,
+            },
+        );
         best
     }
 
@@ -850,6 +1130,41 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             mine &= !pos.kind_bb(p);
         }
         mine.any()
+    }
+}
+
+/// How the main thread's iterations went, for how long to think: the best move's stability
+/// and the score's fall.
+#[derive(Default)]
+struct TimeUse {
+    best: Move,
+    /// Iterations in a row that kept the best move.
+    stable: usize,
+    last_score: Option<i32>,
+    /// How far the score fell in the last iteration, in centipawns.
+    fall: i32,
+}
+
+impl TimeUse {
+    fn iteration_done(&mut self, best: Move, score: i32) {
+        self.stable = if best == self.best {
+            self.stable + 1
+        } else {
+            0
+        };
+        self.best = best;
+        self.fall = self.last_score.map_or(0, |last| (last - score).max(0));
+        self.last_score = Some(score);
+    }
+
+    /// The share of the planned time to use: up to TIME_UNSTABLE when the best move has just
+    /// changed, down to TIME_STABLE when it has held; up to TIME_FALLING more when the score
+    /// fell by TIME_FALL_SCALE or more.
+    fn factor(&self) -> f64 {
+        let steps = self.stable.min(TIME_STABILITY_STEPS) as f64 / TIME_STABILITY_STEPS as f64;
+        let stability = TIME_UNSTABLE + (TIME_STABLE - TIME_UNSTABLE) * steps;
+        let fall = (self.fall as f64 / TIME_FALL_SCALE).min(1.0) * TIME_FALLING;
+        stability * (1.0 + fall)
     }
 }
 

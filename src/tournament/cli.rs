@@ -183,13 +183,9 @@ pub fn config(
     registry: &Registry,
     variant_path: Option<&Path>,
 ) -> Result<Config, String> {
-    let variant = registry.get(&args.variant).ok_or_else(|| {
-        format!(
-            "--variant: unknown variant '{}' (known: {})",
-            args.variant,
-            registry.names().join(", ")
-        )
-    })?;
+    let variant = registry
+        .find(&args.variant)
+        .map_err(|e| format!("--variant: {e}"))?;
     let self_exe = std::env::current_exe().map_err(|e| format!("cannot find magus itself: {e}"))?;
     let mut engines: Vec<EngineSpec> = args
         .engines

@@ -38,6 +38,17 @@ impl Registry {
         self.variants.iter().copied().find(|v| v.name == name)
     }
 
+    /// As [`Registry::get`], with a message naming the variants there are when `name` is not
+    /// one of them.
+    pub fn find(&self, name: &str) -> Result<&'static Variant, String> {
+        self.get(name).ok_or_else(|| {
+            format!(
+                "unknown variant '{name}' (known: {})",
+                self.names().join(", ")
+            )
+        })
+    }
+
     pub fn all(&self) -> &[&'static Variant] {
         &self.variants
     }
@@ -56,14 +67,16 @@ impl Registry {
         v
     }
 
-    /// Reads every `*.toml` file of a folder. `check` is asked about each parsed variant
-    /// before it is added (the caller compiles it and parses its start position). Either all
-    /// files load or none does, and the error names the file.
+    /// Reads every `*.toml` file of a folder, each on its own: a file that cannot be read or
+    /// that `check` refuses (the caller compiles each variant and parses its start position)
+    /// is returned with its problems, and the other files still load. A name defined by an
+    /// earlier file of the folder is refused in the later one. Only a folder that cannot be
+    /// read, or holds no `.toml` file, is an error.
     pub fn load_dir(
         &mut self,
         dir: &Path,
-        check: impl Fn(&Variant) -> Result<(), String>,
-    ) -> Result<Vec<String>, String> {
+        check: &dyn Fn(&Variant) -> Result<(), String>,
+    ) -> Result<Vec<Definition>, String> {
         let entries =
             std::fs::read_dir(dir).map_err(|e| format!("variant folder {}: {e}", dir.display()))?;
         let mut paths: Vec<_> = entries
@@ -77,24 +90,47 @@ impl Registry {
                 dir.display()
             ));
         }
-        let mut parsed = Vec::new();
+        let mut definitions: Vec<Definition> = Vec::new();
         for path in &paths {
             let shown = path.display().to_string();
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
-            let v = parse_variant(&text, &shown)?;
-            check(&v).map_err(|e| format!("{shown}: {e}"))?;
-            if parsed.iter().any(|w: &Variant| w.name == v.name) {
-                return Err(format!(
-                    "{shown}: variant name '{}' is defined twice in the folder",
-                    v.name
-                ));
+            let mut read = match std::fs::read_to_string(path) {
+                Ok(text) => self.read_text(&text, &shown, Format::Toml, check).0,
+                Err(e) => vec![Definition {
+                    name: String::new(),
+                    line: None,
+                    outcome: Err(vec![Problem {
+                        source: shown.clone(),
+                        line: None,
+                        section: None,
+                        key: None,
+                        message: e.to_string(),
+                    }]),
+                    notes: Vec::new(),
+                }],
+            };
+            for d in &mut read {
+                let taken = definitions
+                    .iter()
+                    .any(|o| o.outcome.is_ok() && o.name == d.name);
+                if d.outcome.is_ok() && taken {
+                    d.outcome = Err(vec![Problem {
+                        source: shown.clone(),
+                        line: line_of_key_in(path, "name"),
+                        section: None,
+                        key: Some("name".into()),
+                        message: format!(
+                            "variant name '{}' is defined twice in the folder; the first file's stays",
+                            d.name
+                        ),
+                    }]);
+                }
+                if let Ok(v) = &d.outcome {
+                    self.insert(v.clone());
+                }
             }
-            parsed.push(v);
+            definitions.extend(read);
         }
-        Ok(parsed
-            .into_iter()
-            .map(|v| self.insert(v).name.clone())
-            .collect())
+        Ok(definitions)
     }
 
     /// Reads the definitions of a text without loading them: each is a variant (whose start
@@ -201,29 +237,25 @@ impl Registry {
         Ok((text, format))
     }
 
-    /// Loads a folder of `*.toml` files (all or none, see [`Registry::load_dir`]) or one file
-    /// of either format ([`Registry::load_text`]).
+    /// Loads a folder of `*.toml` files (each on its own, see [`Registry::load_dir`]) or one
+    /// file of either format ([`Registry::load_text`]). The error is for a path that cannot be
+    /// read at all; a refused definition comes back with its problems.
     pub fn load_path(
         &mut self,
         path: &Path,
         check: &dyn Fn(&Variant) -> Result<(), String>,
     ) -> Result<Vec<Definition>, String> {
         if !path.is_file() {
-            let names = self.load_dir(path, check)?;
-            return Ok(names
-                .iter()
-                .filter_map(|n| self.get(n))
-                .map(|v| Definition {
-                    name: v.name.clone(),
-                    line: None,
-                    outcome: Ok(v.clone()),
-                    notes: Vec::new(),
-                })
-                .collect());
+            return self.load_dir(path, check);
         }
         let (text, format) = Registry::read_file(path)?;
         Ok(self.load_text(&text, &path.display().to_string(), format, check))
     }
+}
+
+/// The line of a key in a file, for messages (`None` if the file cannot be read again).
+fn line_of_key_in(path: &Path, key: &str) -> Option<usize> {
+    line_of_key(&std::fs::read_to_string(path).ok()?, key)
 }
 
 /// The `name` of a TOML definition that failed to read, for messages.

@@ -62,10 +62,19 @@ pub fn to_xboard<B: Bitboard>(pos: &Position<B>, m: Move, first_rank: u8) -> Str
     )
 }
 
-/// Reads a move from XBoard: the engine's notation, or a swap-in written as a two-leg move
-/// out and back (`c1d2,d2c1m`). Nothing else XBoard relays stands for a spell or a drop: its
-/// `c2d2` onto a hole (with `-xlegal`) removes the hole on its board, and its `e3d4` from
-/// `e3d4,n@c5` lost the drop; both are refused as illegal here.
+/// Reads a move from XBoard: the engine's notation, or one of the two-leg forms in which
+/// XBoard sends the moves a person enters through the board markers (`highlight`):
+///
+/// - a swap-in out to an empty neighbour and back, `c1d2,d2c1m`; Black's comes in XBoard's
+///   castling form, `c8c8,d7b8` (XBoard 4.9 takes a two-leg move whose first leg passes an
+///   empty square of the mover's colour class for castling and rewrites it), read as the
+///   swap-in on c8 when that is the only one there;
+/// - an e.p. capture onto the captured pawn's origin square, first onto the pawn and then on,
+///   `c7d7,d7d8`.
+///
+/// Nothing else XBoard relays stands for a spell or a drop: its `c2d2` onto a hole (with
+/// `-xlegal`) removes the hole on its board, and its `e3d4` from `e3d4,n@c5` lost the drop;
+/// both are refused as illegal here.
 pub fn parse_xboard<B: Bitboard>(
     pos: &Position<B>,
     text: &str,
@@ -75,27 +84,70 @@ pub fn parse_xboard<B: Bitboard>(
     if direct.is_ok() {
         return direct;
     }
-    let dims = pos.layout().dims;
     let lower = text.trim().to_ascii_lowercase();
-    if let Some((first, second)) = lower.split_once(',')
-        && let Some((a, n1)) = dims.parse_prefix_from(first, first_rank)
-        && let Some((x, n2)) = dims.parse_prefix_from(&first[n1..], first_rank)
-        && n1 + n2 == first.len()
-        && let Some((x2, m1)) = dims.parse_prefix_from(second, first_rank)
-        && let Some((a2, m2)) = dims.parse_prefix_from(&second[m1..], first_rank)
-        && x == x2
-        && a == a2
-        && pos.piece_at(x).is_none()
-    {
-        let suffix = &second[m1 + m2..];
-        let name = dims.name_from(a, first_rank);
-        if let Ok(m) = notation::parse_wire(pos, &format!("{name}{name}{suffix}"), first_rank)
-            && m.kind() == MoveKind::SwapIn
-        {
-            return Ok(m);
-        }
+    let Some((first, second)) = lower.split_once(',') else {
+        return direct;
+    };
+    two_legs(pos, first, second, first_rank).map_or(direct, Ok)
+}
+
+/// A two-leg move of XBoard's (`parse_xboard`): the legal move it stands for, if any.
+fn two_legs<B: Bitboard>(
+    pos: &Position<B>,
+    first: &str,
+    second: &str,
+    first_rank: u8,
+) -> Option<Move> {
+    let dims = pos.layout().dims;
+    let (a, n1) = dims.parse_prefix_from(first, first_rank)?;
+    let (x, n2) = dims.parse_prefix_from(&first[n1..], first_rank)?;
+    if n1 + n2 != first.len() {
+        return None;
     }
-    direct
+    let (x2, m1) = dims.parse_prefix_from(second, first_rank)?;
+    let rest = &second[m1..];
+    let legal = pos.legal_moves();
+    let empty = |sq: Square| pos.piece_at(sq).is_none() && !pos.holes().has(sq);
+    let near = |p: Square, q: Square| {
+        let (df, dr) = (
+            dims.file(p) as i32 - dims.file(q) as i32,
+            dims.rank(p) as i32 - dims.rank(q) as i32,
+        );
+        p != q && df.abs() <= 1 && dr.abs() <= 1
+    };
+    if a == x {
+        // Black's swap-in as XBoard rewrites it: `c8c8,d7b8`, whose second leg starts on the
+        // empty neighbour and ends on a square XBoard made up (the promotion letter is lost).
+        if !(near(x2, a) && empty(x2) && !rest.is_empty() && rest.len() <= 4) {
+            return None;
+        }
+        let swaps: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| m.kind() == MoveKind::SwapIn && m.from() == a)
+            .collect();
+        return (swaps.len() == 1).then(|| swaps[0]);
+    }
+    if x != x2 {
+        return None;
+    }
+    let (b, m2) = dims.parse_prefix_from(rest, first_rank)?;
+    let suffix = &rest[m2..];
+    if b == a && empty(x) {
+        // A swap-in out and back: `c1d2,d2c1m` (any empty square out, as XBoard shows it).
+        let name = dims.name_from(a, first_rank);
+        return notation::parse_wire(pos, &format!("{name}{name}{suffix}"), first_rank)
+            .ok()
+            .filter(|m| m.kind() == MoveKind::SwapIn);
+    }
+    // An e.p. capture entered through the pawn taken: `c7d7,d7d8`.
+    legal.iter().copied().find(|m| {
+        m.kind() == MoveKind::EnPassant
+            && m.from() == a
+            && m.to() == b
+            && pos.ep_victim() == x
+            && suffix.is_empty()
+    })
 }
 
 /// Whether XBoard 4.9, testing legality with the `piece` definitions, accepts a move: plain

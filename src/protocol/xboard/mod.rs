@@ -1,7 +1,8 @@
 //! The XBoard / WinBoard protocol (CECP version 2), with engine-defined variants: the
 //! session. How moves and lines are written is the dialect's (`dialect`), how a variant is
-//! described to XBoard the export's (`export`), and when the engine resigns or offers a draw
-//! in the Magi payoff system the policy's (`policy`).
+//! described to XBoard the export's (`export`), when the engine resigns or offers a draw in
+//! the Magi payoff system the policy's (`policy`), and which squares a piece a person picks up
+//! may go to the markers' (`highlight`).
 //!
 //! Searches run on the engine (`search::engine`), so the session keeps reading commands while
 //! it thinks (`?` moves now, `.` reports in analyze mode, `ping` is answered after the move).
@@ -14,18 +15,20 @@
 
 pub mod dialect;
 pub mod export;
+pub mod highlight;
 pub mod policy;
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use crate::board::{Color, Move};
+use crate::board::{Color, Move, Square};
 use crate::game::outcome::outcome;
 use crate::game::{AnyPosition, Game};
 use crate::protocol::definitions::{self, DefinitionCommands, Dialect};
 use crate::protocol::notation::MoveError;
 use crate::protocol::uci::{ENGINE_NAME, Output, PAYOFF_STALEMATE_BONUS, max_threads, say};
 use crate::search::engine::{Engine, EngineHandle};
+use crate::search::strength;
 use crate::search::time::Limits;
 use crate::search::{Report, Score, SearchControl, SearchResult};
 use crate::variant::Registry;
@@ -126,6 +129,8 @@ pub struct XboardSession {
     out: Output,
     engine: Engine,
     turn: SharedTurn,
+    /// Skill Level, Limit Strength and Elo as set.
+    strength: strength::Setting,
     payoff: bool,
     /// The side the engine plays; `None` in force mode.
     side: Option<Color>,
@@ -142,17 +147,28 @@ pub struct XboardSession {
     protover: u32,
     /// Play only moves XBoard can relay (option "Only XBoard moves", on by default).
     checkable_only: bool,
+    /// Mark the swap-in for a person (option "Mark swap-ins", off by default: XBoard shows it
+    /// only without legality testing).
+    mark_swap_ins: bool,
     definitions: DefinitionCommands,
+    /// The move a person is entering on XBoard's board (`lift`, `put`).
+    entry: Entry,
+}
+
+/// A move being entered on XBoard's board: the square picked up, the first-leg squares
+/// marked for it, and where the piece was last put down.
+#[derive(Default)]
+struct Entry {
+    from: Option<Square>,
+    first_legs: Vec<Square>,
+    put: Option<Square>,
 }
 
 impl XboardSession {
     pub fn new(registry: Registry, out: Output) -> XboardSession {
-        let variant = registry.get("chess").unwrap_or(registry.all()[0]);
-        let start =
-            AnyPosition::from_fen(variant, None).expect("built-in start positions are sound");
         XboardSession {
+            game: crate::protocol::game_before_any_command(&registry),
             registry,
-            game: Game::new(start),
             out,
             engine: Engine::new(),
             turn: SharedTurn::default(),
@@ -168,8 +184,17 @@ impl XboardSession {
             last_score: None,
             protover: 1,
             checkable_only: true,
+            mark_swap_ins: false,
+            strength: strength::Setting::default(),
             definitions: DefinitionCommands::new(Dialect::Xboard),
+            entry: Entry::default(),
         }
+    }
+
+    /// Tells the GUI of a problem found before the session began (a refused variant file of
+    /// `--variant-path`), as a comment line.
+    pub fn note_problem(&self, text: &str) {
+        self.say(&format!("# error: {text}"));
     }
 
     pub fn game(&self) -> &Game {
@@ -262,11 +287,20 @@ impl XboardSession {
             return true;
         };
         let args = line[command.len()..].trim();
+        // A move entry on the board lasts from `lift` to the move; any other command ends it.
+        if !matches!(command, "lift" | "put" | "hover") {
+            self.entry = Entry::default();
+        }
         match command {
             "quit" => {
                 self.cancel();
                 return false;
             }
+            "help" => self.help(),
+            "lift" => self.lift(line, args),
+            "put" => self.entry.put = self.square(args),
+            // The markers of a capture's victims are not needed: nothing to answer.
+            "hover" => {}
             "otim" => self.otim(args),
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
             | "ics" | "bk" => {}
@@ -384,7 +418,7 @@ impl XboardSession {
         self.say(&format!(
             "feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 \
              sigterm=0 reuse=1 analyze=1 colors=0 ics=0 name=0 pause=0 nps=0 debug=1 memory=1 \
-             smp=1 exclude=0 setscore=0 highlight=0 myname=\"{ENGINE_NAME}\""
+             smp=1 exclude=0 setscore=0 highlight=1 myname=\"{ENGINE_NAME}\""
         ));
         self.say(&format!("feature variants=\"{}\"", variants.join(",")));
         self.announce_options();
@@ -409,6 +443,25 @@ impl XboardSession {
         self.say(&format!(
             "feature option=\"Only XBoard moves -check {}\"",
             self.checkable_only as u8
+        ));
+        self.say(&format!(
+            "feature option=\"Mark swap-ins -check {}\"",
+            self.mark_swap_ins as u8
+        ));
+        self.say(&format!(
+            "feature option=\"Skill Level -spin {} 0 {}\"",
+            self.strength.level,
+            strength::MAX_SKILL as u8
+        ));
+        self.say(&format!(
+            "feature option=\"Limit Strength -check {}\"",
+            self.strength.limit_by_elo as u8
+        ));
+        self.say(&format!(
+            "feature option=\"Elo -spin {} {} {}\"",
+            self.strength.elo,
+            strength::MIN_ELO,
+            strength::MAX_ELO
         ));
         self.say("feature option=\"Clear Hash -button\"");
         self.say("feature option=\"VariantPath -path \"");
@@ -441,6 +494,77 @@ impl XboardSession {
             let text =
                 with_position!(&pos, p => to_xboard(p, m, first_rank(p.layout().variant.ranks)));
             self.say(&format!("Hint: {text}"));
+        }
+    }
+
+    /// A square as XBoard names it (ranks from 0 on ten-rank boards).
+    fn square(&self, text: &str) -> Option<Square> {
+        let text = text.trim().trim_end_matches(',');
+        let dims = with_position!(self.game.position(), p => p.layout().dims);
+        match dims.parse_prefix_from(text, self.first_rank()) {
+            Some((sq, n)) if n == text.len() => Some(sq),
+            _ => None,
+        }
+    }
+
+    /// `lift SQUARE`: a person picked up the piece there (or, after `put` on a first-leg
+    /// square, goes on from it). Answered with the squares it may go to, so that XBoard lets
+    /// a person enter the moves it does not know (`highlight`).
+    fn lift(&mut self, line: &str, args: &str) {
+        let Some(sq) = self.square(args) else {
+            return self.error("bad square", line);
+        };
+        let pos = *self.game.position();
+        let last_from = self.game.moves().last().map(|m| m.from());
+        let second_leg = match self.entry.from {
+            Some(from) if self.entry.put == Some(sq) && self.entry.first_legs.contains(&sq) => {
+                Some(from)
+            }
+            _ => None,
+        };
+        // While the engine thinks on its move nothing may be moved.
+        let marks = if self.thinking() {
+            highlight::Marks::default()
+        } else if let Some(from) = second_leg {
+            with_position!(&pos, p => highlight::second_leg_marks(p, from, sq, last_from))
+        } else {
+            let swap_ins = self.mark_swap_ins;
+            with_position!(&pos, p => highlight::lift_marks(p, sq, last_from, swap_ins))
+        };
+        if second_leg.is_none() {
+            self.entry = Entry {
+                from: Some(sq),
+                first_legs: marks.first_legs(),
+                put: None,
+            };
+        } else {
+            self.entry.put = None;
+        }
+        if let Some(pieces) = &marks.choice {
+            self.say(&format!("choice {pieces}"));
+        }
+        let board = with_position!(&pos, p => highlight::color_fen(p, &marks));
+        self.say(&format!("highlight {board}"));
+    }
+
+    /// `help`: the commands, as comment lines (for a person typing at a terminal).
+    fn help(&self) {
+        for line in [
+            "magus speaks the XBoard/WinBoard protocol (CECP v2). Commands:",
+            "  protover 2                    features and variants",
+            "  new | variant NAME | setboard FEN   a game",
+            "  usermove MOVE (or MOVE)       a move: e2e4, e7e8q, c1c1m, e3d4,n@c5",
+            "  go | force | playother | ?    who moves; ? moves now",
+            "  level MPS BASE INC | st SEC | sd DEPTH | time CS | otim CS   the clock",
+            "  undo | remove | hint | draw | result R",
+            "  analyze (then . and exit) | post | nopost | hard | easy",
+            "  option NAME=VALUE | memory MB | cores N | ping N",
+            "  d                             the board",
+            "  load PATH | check PATH        variant definitions (or <<MARK and lines)",
+            "  quit",
+            "To play in a terminal instead: magus play --variant NAME (magus play --help).",
+        ] {
+            self.say(&format!("# {line}"));
         }
     }
 
@@ -550,7 +674,20 @@ impl XboardSession {
                 _ => Err("Scoring is standard or magi-12".into()),
             },
             "multipv" => number(1, 256).map(|n| self.engine.set_options(|o| o.multipv = n)),
+            "skill level" => number(0, strength::MAX_SKILL as usize).map(|n| {
+                self.strength.level = n as u8;
+                self.apply_strength();
+            }),
+            "limit strength" => number(0, 1).map(|n| {
+                self.strength.limit_by_elo = n == 1;
+                self.apply_strength();
+            }),
+            "elo" => number(strength::MIN_ELO as usize, strength::MAX_ELO as usize).map(|n| {
+                self.strength.elo = n as u32;
+                self.apply_strength();
+            }),
             "only xboard moves" => number(0, 1).map(|n| self.checkable_only = n == 1),
+            "mark swap-ins" => number(0, 1).map(|n| self.mark_swap_ins = n == 1),
             "move overhead" => number(0, 5000).map(|n| {
                 self.engine
                     .set_options(|o| o.move_overhead = Duration::from_millis(n as u64))
@@ -572,6 +709,11 @@ impl XboardSession {
         if let Err(e) = result {
             self.error(&e, line);
         }
+    }
+
+    fn apply_strength(&self) {
+        let skill = self.strength.skill();
+        self.engine.set_options(|o| o.skill = skill);
     }
 
     fn new_game(&mut self) {

@@ -1,0 +1,165 @@
+//! Win, draw and loss chances from a score, for `UCI_ShowWDL`: a model of how magus's own
+//! games ended, fitted per variant (docs/wdl.md: the data, the command, the fit).
+//!
+//! The chance that the side to move wins is a logistic curve of its score `s`,
+//! `1 / (1 + exp(-(s - a) / b))`; of losing, the same curve of `-s`; a draw is the rest. `a`
+//! (the score at which a win is as likely as not) and `b` (how fast the chance grows) depend
+//! on how much material is left, `m`, the material on the board (Kings aside) as a fraction
+//! of the start position's: `a = a0 + a1·m`, `b = b0 + b1·m`. Few pieces left make a given
+//! score less decisive in chess (a pawn up in a Rook ending often draws), more in Magi.
+
+use crate::variant::{Role, Variant};
+
+/// The parameters of one variant's model, in centipawns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WdlModel {
+    pub a0: f64,
+    pub a1: f64,
+    pub b0: f64,
+    pub b1: f64,
+}
+
+/// Each built-in variant's fitted model (docs/wdl.md); variants from files use chess's
+/// until fitted to their own games.
+const FITTED: [(&str, WdlModel); 6] = [
+    ("chess", CHESS),
+    (
+        "magi",
+        WdlModel {
+            a0: 286.7,
+            a1: -235.6,
+            b0: 297.1,
+            b1: -42.3,
+        },
+    ),
+    (
+        "deathmatch",
+        WdlModel {
+            a0: 244.5,
+            a1: -203.6,
+            b0: 148.8,
+            b1: -14.4,
+        },
+    ),
+    (
+        "deathmatch-legacy",
+        WdlModel {
+            a0: 151.5,
+            a1: -72.3,
+            b0: 91.0,
+            b1: 163.7,
+        },
+    ),
+    (
+        "magician-chess",
+        WdlModel {
+            a0: 575.0,
+            a1: -467.4,
+            b0: 212.2,
+            b1: -59.9,
+        },
+    ),
+    (
+        "royal-magician",
+        WdlModel {
+            a0: -8.8,
+            a1: 28.8,
+            b0: 55.0,
+            b1: 362.3,
+        },
+    ),
+];
+
+const CHESS: WdlModel = WdlModel {
+    a0: 164.1,
+    a1: -110.2,
+    b0: 70.5,
+    b1: 68.1,
+};
+
+/// The model of `variant`.
+pub fn model_for(variant: &Variant) -> WdlModel {
+    FITTED
+        .iter()
+        .find(|(name, _)| *name == variant.name)
+        .map_or(CHESS, |&(_, model)| model)
+}
+
+/// Win, draw and loss chances in per mille (they add up to 1000) for the side to move, with
+/// `score` centipawns and `material` left (a fraction of the start's).
+pub fn wdl(model: &WdlModel, score: i32, material: f64) -> (u32, u32, u32) {
+    let (win, loss) = chances(model, score as f64, material);
+    let win = (win * 1000.0).round() as u32;
+    let loss = ((loss * 1000.0).round() as u32).min(1000 - win);
+    (win, 1000 - win - loss, loss)
+}
+
+/// The chances of a win and of a loss (unrounded).
+pub fn chances(model: &WdlModel, score: f64, material: f64) -> (f64, f64) {
+    // Below 0 the two curves would overlap and leave a draw less than nothing.
+    let a = (model.a0 + model.a1 * material).max(0.0);
+    // A curve that does not rise (b ≤ 0) is no model; keep it a steep step instead.
+    let b = (model.b0 + model.b1 * material).max(1.0);
+    let curve = |s: f64| 1.0 / (1.0 + (-(s - a) / b).exp());
+    (curve(score), curve(-score))
+}
+
+/// The material on the board of a position written as `fen`, Kings aside, as a fraction of
+/// the variant's start position's (1.0 at the start; more is possible after promotions).
+pub fn material_left(variant: &Variant, fen: &str) -> f64 {
+    let start = board_material(variant, &variant.start_fen).max(1);
+    board_material(variant, fen) as f64 / start as f64
+}
+
+/// The value of the pieces of a FEN's board field (the first field), Kings aside.
+fn board_material(variant: &Variant, fen: &str) -> i64 {
+    let board = fen.split_whitespace().next().unwrap_or("");
+    board
+        .chars()
+        .filter_map(|c| {
+            let upper = c.to_ascii_uppercase();
+            variant
+                .pieces
+                .iter()
+                .find(|p| p.letter == upper && p.role != Role::King)
+                .map(|p| p.value.max(0) as i64)
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Registry;
+
+    #[test]
+    fn chances_add_up_and_follow_the_score() {
+        let model = CHESS;
+        for score in [-2000, -300, -50, 0, 50, 300, 2000] {
+            for material in [0.1, 0.5, 1.0] {
+                let (w, d, l) = wdl(&model, score, material);
+                assert_eq!(w + d + l, 1000, "{score} {material}");
+            }
+        }
+        let (w0, _, l0) = wdl(&model, 0, 1.0);
+        assert_eq!(w0, l0, "an even score is symmetric");
+        let (w1, _, l1) = wdl(&model, 200, 1.0);
+        let (w2, _, l2) = wdl(&model, 600, 1.0);
+        assert!(w2 > w1 && w1 > w0 && l2 < l1 && l1 < l0);
+        assert!(wdl(&model, 5000, 1.0).0 >= 999);
+    }
+
+    #[test]
+    fn material_is_counted_from_the_board_without_kings() {
+        let registry = Registry::builtin();
+        let chess = registry.get("chess").unwrap();
+        assert_eq!(material_left(chess, &chess.start_fen), 1.0);
+        let kings_only = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+        assert_eq!(material_left(chess, kings_only), 0.0);
+        let one_queen = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1";
+        let m = material_left(chess, one_queen);
+        assert!(m > 0.0 && m < 0.2, "{m}");
+        let magi = registry.get("magi").unwrap();
+        assert_eq!(material_left(magi, &magi.start_fen), 1.0);
+    }
+}
