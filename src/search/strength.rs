@@ -23,7 +23,7 @@ pub const CANDIDATE_LINES: usize = 4;
 /// The Elo numbers `UCI_Elo` accepts: from about the weakest level to full strength, on
 /// the scale of Stockfish 15.1's `UCI_Elo` (see [`CALIBRATION`]).
 pub const MIN_ELO: u32 = 1000;
-pub const MAX_ELO: u32 = 2000;
+pub const MAX_ELO: u32 = 1920;
 /// `UCI_Elo` when nothing else is set.
 pub const DEFAULT_ELO: u32 = 1500;
 
@@ -32,13 +32,13 @@ const NOISE_AT_LEVEL_0: f64 = 250.0;
 
 /// Calibration points, (Elo, skill level), against Stockfish 15.1's `UCI_Elo` in chess at
 /// 10 s + 0.1 s (README, "Strength levels against Stockfish"): levels 0, 4, 8 and 15 and full
-/// strength were measured in short matches, and the levels for 1500 and 2000 placed between
-/// them were then confirmed in 100 games each. Between two points the level is interpolated
-/// linearly. Full strength is about 2000 on that scale, so that is where the scale ends.
-const CALIBRATION: [(u32, f64); 6] = [
+/// strength were measured in short matches, level 5.2 (+67 against 1500) and full strength
+/// (-81 against 2000) in 100 games each, and the level placed at 1500 by them was confirmed in
+/// 100 more. Between two points the level is interpolated linearly. Full strength is about
+/// 1920 on that scale, so that is where the scale ends.
+const CALIBRATION: [(u32, f64); 5] = [
     (MIN_ELO, 0.0),
-    (1390, 4.0),
-    (1500, 5.2),
+    (1500, 4.4),
     (1690, 8.0),
     (1800, 15.0),
     (MAX_ELO, MAX_SKILL),
@@ -247,12 +247,12 @@ mod tests {
         for elo in MIN_ELO..MAX_ELO {
             assert!(skill_from_elo(elo + 1) > skill_from_elo(elo), "{elo}");
         }
-        assert!((skill_from_elo(1445) - 4.6).abs() < 1e-9);
+        assert!((skill_from_elo(1250) - 2.2).abs() < 1e-9);
         assert_eq!(skill_from_elo(MAX_ELO), MAX_SKILL);
         assert_eq!(skill_from_elo(MAX_ELO + 500), MAX_SKILL);
         assert_eq!(depth_cap(0.0), 1);
         assert_eq!(depth_cap(19.0), 20);
-        assert!(depth_cap(skill_from_elo(2000)) > depth_cap(skill_from_elo(1500)));
+        assert!(depth_cap(skill_from_elo(1800)) > depth_cap(skill_from_elo(1500)));
     }
 
     #[test]
