@@ -624,25 +624,46 @@ fn run_detected(registry: Registry, problems: &[String]) {
 }
 
 fn run_uci(registry: Registry, first: Option<&str>, problems: &[String]) {
-    if first.is_none() {
-        greet("");
-    }
-    let mut session = UciSession::new(registry, stdout_output());
-    for p in problems {
-        session.note_problem(&format!("--variant-path: {p}"));
-    }
-    serve(first, |line| session.handle_line(line));
+    let session = UciSession::new(registry, stdout_output());
+    speak(
+        session,
+        "",
+        first,
+        problems,
+        UciSession::note_problem,
+        UciSession::handle_line,
+    );
 }
 
 fn run_xboard(registry: Registry, first: Option<&str>, problems: &[String]) {
+    let session = XboardSession::new(registry, stdout_output());
+    speak(
+        session,
+        "# ",
+        first,
+        problems,
+        XboardSession::note_problem,
+        XboardSession::handle_line,
+    );
+}
+
+/// Runs a protocol session: the greeting (unless the first line was read already, in which
+/// case `run_detected` greeted), the variant files it could not load, then every line.
+fn speak<S>(
+    mut session: S,
+    comment: &str,
+    first: Option<&str>,
+    problems: &[String],
+    note: impl Fn(&S, &str),
+    mut handle: impl FnMut(&mut S, &str) -> bool,
+) {
     if first.is_none() {
-        greet("# ");
+        greet(comment);
     }
-    let mut session = XboardSession::new(registry, stdout_output());
     for p in problems {
-        session.note_problem(&format!("--variant-path: {p}"));
+        note(&session, &format!("--variant-path: {p}"));
     }
-    serve(first, |line| session.handle_line(line));
+    serve(first, |line| handle(&mut session, line));
 }
 
 /// Feeds a protocol session the line already read, then standard input, until it says stop.

@@ -522,7 +522,7 @@ fn strength_levels_weaken_play_within_the_searched_lines() {
     for option in [
         "option name Skill Level type spin default 20 min 0 max 20",
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 1500 min 1000 max 2800",
+        "option name UCI_Elo type spin default 1500 min 1000 max 1920",
         "option name UCI_ShowWDL type check default false",
     ] {
         assert!(all.contains(option), "{option} missing:\n{all}");
@@ -530,8 +530,13 @@ fn strength_levels_weaken_play_within_the_searched_lines() {
     // Out of range: refused, and the level stays.
     let lines = t.send("setoption name Skill Level value 21");
     assert!(lines.iter().any(|l| l.contains("error")), "{lines:?}");
-    let lines = t.send("setoption name UCI_Elo value 999");
-    assert!(lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    for elo in [999, 1921] {
+        let lines = t.send(&format!("setoption name UCI_Elo value {elo}"));
+        assert!(
+            lines.iter().any(|l| l.contains("error")),
+            "{elo}: {lines:?}"
+        );
+    }
 
     // Full strength, one thread: the same move every time.
     let mut full = std::collections::BTreeSet::new();

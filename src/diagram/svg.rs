@@ -102,6 +102,17 @@ fn marked_squares(last: Option<Move>) -> Vec<Square> {
     }
 }
 
+/// The opening of an SVG document of this size, with its title.
+fn open_svg(width: u32, height: u32, title: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\">"
+    );
+    let _ = writeln!(out, "<title>{}</title>", escape(title));
+    out
+}
+
 /// Draws `pos`; `last` is highlighted (both its squares, and the square of a side effect).
 pub fn render<B: Bitboard>(pos: &Position<B>, last: Option<Move>) -> String {
     let layout = pos.layout();
@@ -122,15 +133,10 @@ pub fn render<B: Bitboard>(pos: &Position<B>, last: Option<Move>) -> String {
     let width = board_right + MARKER_COLUMN + panel;
     let height = board_bottom + MARGIN;
 
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\">"
-    );
-    let _ = writeln!(
-        out,
-        "<title>{}</title>",
-        escape(&format!("{}: {}", variant.title, pos.to_fen()))
+    let mut out = open_svg(
+        width,
+        height,
+        &format!("{}: {}", variant.title, pos.to_fen()),
     );
     let side = pos.side();
     let _ = writeln!(out, "<desc>{} to move</desc>", side.name());
@@ -352,16 +358,7 @@ pub fn piece_set(variant: &Variant) -> String {
     let rows = count.div_ceil(PER_ROW);
     let width = PER_ROW.min(count) * CARD_W + 16;
     let height = rows * CARD_H + 8;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\">"
-    );
-    let _ = writeln!(
-        out,
-        "<title>{}</title>",
-        escape(&format!("{}: the pieces", variant.title))
-    );
+    let mut out = open_svg(width, height, &format!("{}: the pieces", variant.title));
     let used: Vec<(Kind, Color)> = (0..variant.pieces.len())
         .flat_map(|k| Color::BOTH.map(|c| (Kind(k as u8), c)))
         .collect();

@@ -65,14 +65,25 @@ fn player(field: &str, value: Option<&str>, default: Player) -> Result<Player, R
     }
 }
 
-pub fn multipv(k: usize) -> Result<usize, Refusal> {
-    if (1..=MAX_MULTIPV).contains(&k) {
-        Ok(k)
+/// `value` of `field` if it lies in `range`, else a refusal that names both.
+fn within<T: PartialOrd + std::fmt::Display>(
+    field: &str,
+    value: T,
+    range: &std::ops::RangeInclusive<T>,
+) -> Result<T, Refusal> {
+    if range.contains(&value) {
+        Ok(value)
     } else {
         Err(Refusal::bad(format!(
-            "'multipv': {k} is not from 1 to {MAX_MULTIPV}"
+            "'{field}': {value} is not from {} to {}",
+            range.start(),
+            range.end()
         )))
     }
+}
+
+pub fn multipv(k: usize) -> Result<usize, Refusal> {
+    within("multipv", k, &(1..=MAX_MULTIPV))
 }
 
 impl NewGame {
@@ -83,47 +94,27 @@ impl NewGame {
             player("white", self.white.as_deref(), Player::Human)?,
             player("black", self.black.as_deref(), Player::Engine)?,
         ];
-        let level = self.level.unwrap_or(strength::FULL);
-        if !strength::is_level(level) {
-            return Err(Refusal::bad(format!(
-                "'level': {level} is not from {} to {}",
-                strength::WEAKEST,
-                strength::FULL
-            )));
-        }
+        let level = within(
+            "level",
+            self.level.unwrap_or(strength::FULL),
+            &(strength::WEAKEST..=strength::FULL),
+        )?;
         let clock = match &self.clock {
             None => None,
             Some(c) => {
-                if !INITIAL_MS.contains(&c.initial_ms) {
-                    return Err(Refusal::bad(format!(
-                        "'clock.initial_ms': {} is not from {} to {}",
-                        c.initial_ms,
-                        INITIAL_MS.start(),
-                        INITIAL_MS.end()
-                    )));
-                }
-                if !INCREMENT_MS.contains(&c.increment_ms) {
-                    return Err(Refusal::bad(format!(
-                        "'clock.increment_ms': {} is not from {} to {}",
-                        c.increment_ms,
-                        INCREMENT_MS.start(),
-                        INCREMENT_MS.end()
-                    )));
-                }
+                within("clock.initial_ms", c.initial_ms, &INITIAL_MS)?;
+                within("clock.increment_ms", c.increment_ms, &INCREMENT_MS)?;
                 Some((
                     Duration::from_millis(c.initial_ms),
                     Duration::from_millis(c.increment_ms),
                 ))
             }
         };
-        let movetime = self.movetime_ms.unwrap_or(1000);
-        if !MOVETIME_MS.contains(&movetime) {
-            return Err(Refusal::bad(format!(
-                "'movetime_ms': {movetime} is not from {} to {}",
-                MOVETIME_MS.start(),
-                MOVETIME_MS.end()
-            )));
-        }
+        let movetime = within(
+            "movetime_ms",
+            self.movetime_ms.unwrap_or(1000),
+            &MOVETIME_MS,
+        )?;
         let scoring = match self.scoring.as_deref() {
             None | Some("standard") => Scoring::Standard,
             Some("magi-12") => Scoring::Magi12,

@@ -177,6 +177,17 @@ pub struct Session {
 }
 
 impl State {
+    /// Refuses what only a game still going allows.
+    fn still_on(&self) -> Result<(), Refusal> {
+        match self.finish() {
+            Some(finish) => Err(Refusal::conflict(format!(
+                "the game is already over ({})",
+                finish.text
+            ))),
+            None => Ok(()),
+        }
+    }
+
     pub fn is_over(&self) -> bool {
         self.ended.is_some() || self.outcome.is_some()
     }
@@ -471,12 +482,7 @@ impl Session {
     /// `side` resigns (by default the person's side, or the side to move between two people).
     pub fn resign(&self, side: Option<Color>) -> Result<(), Refusal> {
         let mut st = self.lock();
-        if let Some(finish) = st.finish() {
-            return Err(Refusal::conflict(format!(
-                "the game is already over ({})",
-                finish.text
-            )));
-        }
+        st.still_on()?;
         let side = side.unwrap_or_else(|| person_side(&st));
         if st.settings.players[side.index()] == Player::Engine && !st.settings.analysis {
             return Err(Refusal::conflict(format!(
@@ -500,12 +506,7 @@ impl Session {
     /// score is not in its favour.
     pub fn offer_draw(&self, side: Option<Color>) -> Result<(), Refusal> {
         let mut st = self.lock();
-        if let Some(finish) = st.finish() {
-            return Err(Refusal::conflict(format!(
-                "the game is already over ({})",
-                finish.text
-            )));
-        }
+        st.still_on()?;
         let by = side.unwrap_or_else(|| person_side(&st));
         let engine_side = !by;
         let against_engine =

@@ -10,11 +10,6 @@ pub const WEAKEST: u8 = 0;
 /// Full strength.
 pub const FULL: u8 = MAX_SKILL as u8;
 
-/// Whether `level` is one of the levels.
-pub fn is_level(level: u8) -> bool {
-    (WEAKEST..=FULL).contains(&level)
-}
-
 /// Sets up the engine to find its move at `level`: one line, weakened below full strength.
 pub fn configure_for_move(engine: &Engine, level: u8) {
     let skill = Setting {
@@ -51,6 +46,5 @@ mod tests {
         assert_eq!(engine.options().multipv, 3);
         configure_for_move(&engine, FULL);
         assert_eq!(engine.options().skill, None);
-        assert!(is_level(0) && is_level(20) && !is_level(21));
     }
 }

@@ -222,16 +222,7 @@ impl MovePicker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::AnyPosition;
-    use crate::variant::Registry;
-
-    fn position(variant: &str, fen: &str) -> Position<u64> {
-        let variant = Registry::builtin().get(variant).unwrap();
-        match AnyPosition::from_fen(variant, Some(fen)).unwrap() {
-            AnyPosition::Small(pos) => pos,
-            _ => unreachable!("8x8 fits 64 bits"),
-        }
-    }
+    use crate::search::see::tests::position;
 
     #[test]
     fn quiescence_tries_one_drop_of_each_capture() {

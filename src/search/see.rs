@@ -101,12 +101,13 @@ fn least_valuable<B: Bitboard>(pos: &Position<B>, attackers: B) -> Option<(Squar
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::board::AnyPosition;
     use crate::variant::Registry;
 
-    fn position(variant: &str, fen: &str) -> Position<u64> {
+    /// A built-in variant's 8x8 position from its FEN.
+    pub(crate) fn position(variant: &str, fen: &str) -> Position<u64> {
         let variant = Registry::builtin().get(variant).unwrap();
         match AnyPosition::from_fen(variant, Some(fen)).unwrap() {
             AnyPosition::Small(pos) => pos,

@@ -22,6 +22,18 @@ pub struct Pentanomial {
 }
 
 impl Pentanomial {
+    /// The counts in the order fastchess prints them: LL, LD, WL, DD, WD, WW.
+    pub const fn from_counts([ll, ld, wl, dd, wd, ww]: [u64; 6]) -> Pentanomial {
+        Pentanomial {
+            ll,
+            ld,
+            wl,
+            dd,
+            wd,
+            ww,
+        }
+    }
+
     /// Counts one pair from the player's two scores (0, ½ or 1 each, in half points).
     pub fn add_pair(&mut self, first_half_points: u8, second_half_points: u8) {
         match (first_half_points, second_half_points) {
@@ -137,14 +149,7 @@ mod tests {
     }
 
     fn penta(ll: u64, ld: u64, wl: u64, dd: u64, wd: u64, ww: u64) -> Pentanomial {
-        Pentanomial {
-            ll,
-            ld,
-            wl,
-            dd,
-            wd,
-            ww,
-        }
+        Pentanomial::from_counts([ll, ld, wl, dd, wd, ww])
     }
 
     /// fastchess's own tests (`app/tests/elo_test.cpp`, "EloPentanomial 1" to "3") give these

@@ -423,14 +423,7 @@ mod tests {
     }
 
     fn penta(ll: u64, ld: u64, wl: u64, dd: u64, wd: u64, ww: u64) -> Pentanomial {
-        Pentanomial {
-            ll,
-            ld,
-            wl,
-            dd,
-            wd,
-            ww,
-        }
+        Pentanomial::from_counts([ll, ld, wl, dd, wd, ww])
     }
 
     /// The pentanomial LLRs of fastchess's tests (`app/tests/sprt_test.cpp`, counts LL, LD, WL,
