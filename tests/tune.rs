@@ -33,7 +33,12 @@ fn with_weights(v: &'static Variant, weights: Weights) -> &'static Variant {
 
 /// Positions of a variant from random games: every position of `games` random games of up
 /// to `plies` plies, from the start.
-fn random_positions(v: &'static Variant, games: usize, plies: usize, seed: u64) -> Vec<AnyPosition> {
+fn random_positions(
+    v: &'static Variant,
+    games: usize,
+    plies: usize,
+    seed: u64,
+) -> Vec<AnyPosition> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut out = Vec::new();
     for _ in 0..games {
@@ -194,7 +199,10 @@ fn each_weight_moves_the_evaluation_as_its_count_in_the_trace_says() {
                         Shape::Single => 8.0,
                     };
                     if (real - model).abs() > slack {
-                        wrong.push(format!("{}: moved {real}, the trace says {model:.1}", pos.to_fen()));
+                        wrong.push(format!(
+                            "{}: moved {real}, the trace says {model:.1}",
+                            pos.to_fen()
+                        ));
                     }
                 }
                 // A capped term may cross its cap now and then; a linear one never strays.
@@ -234,7 +242,10 @@ fn the_trace_counts_a_weight_where_its_term_is() {
     assert_eq!(count("material.P"), (1.0, 1.0));
     assert_eq!(count("tempo"), (1.0, 1.0));
     let (mg, eg) = count("pawns.passed");
-    assert!((mg - 0.66).abs() < 0.01 && mg == eg, "passed pawn counted {mg}");
+    assert!(
+        (mg - 0.66).abs() < 0.01 && mg == eg,
+        "passed pawn counted {mg}"
+    );
     assert_eq!(count("material.Q"), (0.0, 0.0));
 }
 
@@ -277,7 +288,10 @@ fn the_tuner_recovers_known_weights_from_their_own_predictions() {
 
     // The scale: with the true weights, the fitted K is the one the data was made with.
     let fitted = fit::fit_scale(&data, &slots.vector(&truth), 1.0);
-    assert!((fitted / k - 1.0).abs() < 0.05, "K fitted {fitted}, made with {k}");
+    assert!(
+        (fitted / k - 1.0).abs() < 0.05,
+        "K fitted {fitted}, made with {k}"
+    );
 
     let mut x = slots.vector(&v.weights);
     let options = Options {
@@ -288,7 +302,10 @@ fn the_tuner_recovers_known_weights_from_their_own_predictions() {
     };
     let start_loss = data.loss(&x, k, 1.0);
     let end_loss = fit::fit(&data, &slots, &mut x, k, &options, &mut |_, _| {});
-    assert!(end_loss < start_loss / 20.0, "loss {start_loss} -> {end_loss}");
+    assert!(
+        end_loss < start_loss / 20.0,
+        "loss {start_loss} -> {end_loss}"
+    );
     let found = slots.weights(&v.weights, &x);
     for key in [
         "material.P",
@@ -382,14 +399,34 @@ fn a_partial_section_keeps_the_other_weights() {
 fn a_bad_parameters_file_is_refused_naming_the_file_and_the_key() {
     let chess = variant("chess");
     let cases = [
-        ("[eval.material]\nN = [300, 300]\nX = [1, 2]\n", "eval.material.X", "line 3"),
+        (
+            "[eval.material]\nN = [300, 300]\nX = [1, 2]\n",
+            "eval.material.X",
+            "line 3",
+        ),
         ("[eval.pawns]\npassed = 5\n", "eval.pawns.passed", "line 2"),
-        ("[eval.pawns]\npassed = [5, \"x\"]\n", "eval.pawns.passed", "line 2"),
-        ("[eval.king_safety]\nattack = -3\n", "eval.king_safety.attack", "out of range"),
-        ("[eval.spells]\ndroppable = [1, 1]\n", "eval.spells", "line 1"),
+        (
+            "[eval.pawns]\npassed = [5, \"x\"]\n",
+            "eval.pawns.passed",
+            "line 2",
+        ),
+        (
+            "[eval.king_safety]\nattack = -3\n",
+            "eval.king_safety.attack",
+            "out of range",
+        ),
+        (
+            "[eval.spells]\ndroppable = [1, 1]\n",
+            "eval.spells",
+            "line 1",
+        ),
         ("[eval]\ntempos = [1, 1]\n", "eval.tempos", "line 2"),
         ("[eval.material]\nK = [1, 1]\n", "eval.material.K", "line 2"),
-        ("[eval]\ntempo = [1, 1]\n[other]\nx = 1\n", "other", "only the [eval] section"),
+        (
+            "[eval]\ntempo = [1, 1]\n[other]\nx = 1\n",
+            "other",
+            "only the [eval] section",
+        ),
     ];
     for (text, key, detail) in cases {
         let e = chess
@@ -465,7 +502,12 @@ fn a_game_line_reads_back_as_written() {
         ..header.clone()
     };
     assert!(header.mismatch(&other).unwrap().contains("seed 9, not 10"));
-    for bad in ["17 1-0 8/8 w", "x 1-0 fen|e2e4", "3 2-0 fen|e2e4", "3 1-0 fen|e2e4:x"] {
+    for bad in [
+        "17 1-0 8/8 w",
+        "x 1-0 fen|e2e4",
+        "3 2-0 fen|e2e4",
+        "3 1-0 fen|e2e4:x",
+    ] {
         assert!(GameRecord::parse(bad).is_err(), "{bad}");
     }
 }
@@ -492,15 +534,19 @@ fn a_data_file_with_an_illegal_move_is_refused_naming_the_file_and_the_line() {
     )
     .unwrap();
     let slots = Slots::new(&v.weights);
-    let e = magus::tune::load::load(&[path.clone()], v, &slots)
-        .err()
-        .expect("an illegal move");
+    let Err(e) = magus::tune::load::load(std::slice::from_ref(&path), v, &slots) else {
+        panic!("a file with an illegal move was read");
+    };
     assert!(e.contains("bad.data: line 3"), "{e}");
     assert!(e.contains("e2e5"), "{e}");
     // A file of another variant is refused too.
-    let e = magus::tune::load::load(&[path], variant("magi"), &Slots::new(&variant("magi").weights))
-        .err()
-        .unwrap();
+    let e = magus::tune::load::load(
+        &[path],
+        variant("magi"),
+        &Slots::new(&variant("magi").weights),
+    )
+    .err()
+    .unwrap();
     assert!(e.contains("variant 'chess', not 'magi'"), "{e}");
 }
 
@@ -567,7 +613,14 @@ fn datagen_gives_the_same_file_in_one_run_or_continued_on_any_threads() {
     ];
     let run = |games: &str, threads: &str, out: &Path| {
         let mut args = common.to_vec();
-        args.extend(["--games", games, "--threads", threads, "-o", out.to_str().unwrap()]);
+        args.extend([
+            "--games",
+            games,
+            "--threads",
+            threads,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
         succeeds(&args)
     };
     run("4", "1", &whole);
@@ -595,12 +648,26 @@ fn datagen_gives_the_same_file_in_one_run_or_continued_on_any_threads() {
     // Nothing left to play; other settings are refused.
     assert!(run("4", "1", &whole).contains("nothing to play"));
     let out = magus(&[
-        "datagen", "--variant", "chess", "--nodes", "300", "--seed", "5", "--random-plies",
-        "6", "--games", "5", "-o", whole.to_str().unwrap(),
+        "datagen",
+        "--variant",
+        "chess",
+        "--nodes",
+        "300",
+        "--seed",
+        "5",
+        "--random-plies",
+        "6",
+        "--games",
+        "5",
+        "-o",
+        whole.to_str().unwrap(),
     ]);
     assert!(!out.status.success());
     let e = String::from_utf8_lossy(&out.stderr);
-    assert!(e.contains("whole.data") && e.contains("nodes 200, not 300"), "{e}");
+    assert!(
+        e.contains("whole.data") && e.contains("nodes 200, not 300"),
+        "{e}"
+    );
 }
 
 /// The sample shipped for this test: a few games of chess from `magus datagen`.
@@ -675,19 +742,30 @@ fn tune_refuses_bad_input_with_a_message() {
     let bad = dir.join("bad.toml");
     std::fs::write(&bad, "[eval.mobility]\nQ = [3]\n").unwrap();
     let out = magus(&[
-        "tune", "--variant", "chess", SAMPLE, "--init", bad.to_str().unwrap(), "-o",
+        "tune",
+        "--variant",
+        "chess",
+        SAMPLE,
+        "--init",
+        bad.to_str().unwrap(),
+        "-o",
         dir.join("o.toml").to_str().unwrap(),
     ]);
     assert!(!out.status.success());
     let e = String::from_utf8_lossy(&out.stderr);
-    assert!(e.contains("bad.toml: line 2") && e.contains("'eval.mobility.Q'"), "{e}");
+    assert!(
+        e.contains("bad.toml: line 2") && e.contains("'eval.mobility.Q'"),
+        "{e}"
+    );
     let out = magus(&["tune", "--variant", "magi", SAMPLE, "-o", "x.toml"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not 'magi'"));
     let printed = succeeds(&["tune", "--variant", "magi", "--print-weights"]);
     assert_eq!(
-        variant("magi").weights.read_section(&printed, "printed").unwrap(),
+        variant("magi")
+            .weights
+            .read_section(&printed, "printed")
+            .unwrap(),
         variant("magi").weights
     );
 }
-

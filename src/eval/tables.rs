@@ -119,7 +119,10 @@ impl<B: Bitboard> EvalTables<B> {
                             let (a, c) = (params.pawn_advance, params.pawn_centre);
                             parts.push((a, advance as f32, advance as f32));
                             parts.push((c, central as f32, central as f32));
-                            (advance * a.mg + central * c.mg, advance * a.eg + central * c.eg)
+                            (
+                                advance * a.mg + central * c.mg,
+                                advance * a.eg + central * c.eg,
+                            )
                         }
                         Role::King => {
                             // At home in the middlegame, central in the endgame.

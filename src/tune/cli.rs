@@ -205,8 +205,7 @@ pub fn run_tune(args: &TuneArgs, registry: &Registry) -> Result<(), String> {
     let base = find(registry, &args.variant)?;
     let mut start = base.weights.clone();
     if let Some(path) = &args.init {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         start = start.read_section(&text, &path.display().to_string())?;
     }
     if args.print_weights {
@@ -231,7 +230,11 @@ pub fn run_tune(args: &TuneArgs, registry: &Registry) -> Result<(), String> {
         return Err("--scale: give a positive number".into());
     }
     for prefix in &args.freeze {
-        if !start.list.iter().any(|w| w.key.starts_with(prefix.as_str())) {
+        if !start
+            .list
+            .iter()
+            .any(|w| w.key.starts_with(prefix.as_str()))
+        {
             return Err(format!(
                 "--freeze: no weight of {} has a key starting with '{prefix}'",
                 base.name
@@ -302,24 +305,31 @@ fn tune(
         let mut first = None;
         let mut last_line = Instant::now();
         let every = (args.epochs / 10).max(1);
-        let end = fit::fit(&data, &slots, &mut x, scale, &options, &mut |epoch, loss| {
-            first.get_or_insert(loss);
-            let line = format!(
-                "epoch {}/{}  loss {loss:.6}  (start {:.6})  {}",
-                epoch + 1,
-                args.epochs,
-                first.unwrap_or(loss),
-                format_duration(fit_at.elapsed().as_secs_f64())
-            );
-            if terminal {
-                if last_line.elapsed().as_millis() >= 200 || epoch + 1 == args.epochs {
-                    eprint!("\r{line} ");
-                    last_line = Instant::now();
+        let end = fit::fit(
+            &data,
+            &slots,
+            &mut x,
+            scale,
+            &options,
+            &mut |epoch, loss| {
+                first.get_or_insert(loss);
+                let line = format!(
+                    "epoch {}/{}  loss {loss:.6}  (start {:.6})  {}",
+                    epoch + 1,
+                    args.epochs,
+                    first.unwrap_or(loss),
+                    format_duration(fit_at.elapsed().as_secs_f64())
+                );
+                if terminal {
+                    if last_line.elapsed().as_millis() >= 200 || epoch + 1 == args.epochs {
+                        eprint!("\r{line} ");
+                        last_line = Instant::now();
+                    }
+                } else if epoch % every == 0 {
+                    eprintln!("{line}");
                 }
-            } else if epoch % every == 0 {
-                eprintln!("{line}");
-            }
-        });
+            },
+        );
         if terminal {
             eprintln!();
         }
@@ -347,7 +357,11 @@ fn tune(
         })
         .collect();
     let header = vec![
-        format!("Fitted by `magus tune` for {} on {}:", base.name, files.join(", ")),
+        format!(
+            "Fitted by `magus tune` for {} on {}:",
+            base.name,
+            files.join(", ")
+        ),
         format!("{summary}; {} epochs, lambda {}.", args.epochs, args.lambda),
     ];
     let section = current.to_toml(&header);

@@ -16,8 +16,8 @@
 
 use std::path::Path;
 
-use crate::board::{Move, MoveKind, Position};
 use crate::board::{AnyPosition, Bitboard};
+use crate::board::{Move, MoveKind, Position};
 use crate::variant::Variant;
 use crate::with_position;
 
@@ -50,7 +50,9 @@ impl Header {
     pub fn parse(line: &str) -> Result<Header, String> {
         let mut words = line.split_whitespace();
         if words.next() != Some(MAGIC) {
-            return Err(format!("not a magus data file (its first line is not '{MAGIC} …')"));
+            return Err(format!(
+                "not a magus data file (its first line is not '{MAGIC} …')"
+            ));
         }
         let version = words.next().unwrap_or("");
         if version != VERSION.to_string() {

@@ -98,9 +98,7 @@ pub fn play_game(engine: &Engine, settings: &Settings, index: u64) -> Result<Gam
     let result = loop {
         if let Some(end) = with_position!(game.position(), p => outcome(p, game.hashes())) {
             break match end {
-                Outcome::Win(color, _) if color == crate::board::Color::White => {
-                    GameResult::WhiteWins
-                }
+                Outcome::Win(crate::board::Color::White, _) => GameResult::WhiteWins,
                 Outcome::Win(..) => GameResult::BlackWins,
                 Outcome::Draw(_) => GameResult::Draw,
             };
@@ -147,7 +145,10 @@ fn adjudicate(scores: &[i32]) -> Option<GameResult> {
             return Some(GameResult::BlackWins);
         }
     }
-    if n >= DRAW_AFTER.max(DRAW_PLIES) && scores[n - DRAW_PLIES..].iter().all(|s| s.abs() <= DRAW_SCORE)
+    if n >= DRAW_AFTER.max(DRAW_PLIES)
+        && scores[n - DRAW_PLIES..]
+            .iter()
+            .all(|s| s.abs() <= DRAW_SCORE)
     {
         return Some(GameResult::Draw);
     }
@@ -176,7 +177,10 @@ pub fn run(
 ) -> Result<Summary, String> {
     let shown = path.display().to_string();
     let header = settings.header();
-    let before = if path.exists() && std::fs::metadata(path).map(|m| m.len() > 0).unwrap_or(false)
+    let before = if path.exists()
+        && std::fs::metadata(path)
+            .map(|m| m.len() > 0)
+            .unwrap_or(false)
     {
         let existing = data::read(path)?;
         if let Some(why) = existing.header.mismatch(&header) {

@@ -295,8 +295,9 @@ pub fn fit(
         on_epoch(epoch, loss);
         let t = (epoch + 1) as i32;
         let progress = epoch as f64 / options.epochs.max(1) as f64;
-        let rate =
-            floor + (options.learning_rate - floor) * (1.0 + (std::f64::consts::PI * progress).cos()) / 2.0;
+        let rate = floor
+            + (options.learning_rate - floor) * (1.0 + (std::f64::consts::PI * progress).cos())
+                / 2.0;
         for s in 0..n {
             if options.frozen.get(s).copied().unwrap_or(false) {
                 continue;

@@ -358,9 +358,7 @@ impl Weights {
                 .ok_or("[middlegame, endgame], two whole numbers"),
         };
         match numbers {
-            Err(expected) => errors.push(format!(
-                "key 'eval.{key}': {value} is not {expected}"
-            )),
+            Err(expected) => errors.push(format!("key 'eval.{key}': {value} is not {expected}")),
             Ok(n) => {
                 if let Some(bad) = n.iter().find(|&&x| x < weight.min || x > weight.max) {
                     errors.push(format!(
@@ -392,7 +390,9 @@ impl Weights {
     /// key.
     pub fn read_section(&self, text: &str, source: &str) -> Result<Weights, String> {
         let document: toml::Table = toml::from_str(text).map_err(|e| {
-            let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+            let line = e
+                .span()
+                .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
             match line {
                 Some(n) => format!("{source}: line {n}: {}", e.message().trim()),
                 None => format!("{source}: {}", e.message().trim()),
