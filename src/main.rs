@@ -94,7 +94,9 @@ enum Command {
         output: Option<PathBuf>,
     },
     Match(Box<magus::tournament::cli::MatchArgs>),
+    /// Self-play for tuning: quiet positions with the search's score and the game's result.
     Datagen(Box<magus::tune::cli::DatagenArgs>),
+    /// Fit a variant's evaluation weights to self-play games (Texel tuning).
     Tune(Box<magus::tune::cli::TuneArgs>),
     /// Play a game against the engine in the terminal, moves in SAN; the game is saved as PGN.
     Play(Box<magus::play::PlayArgs>),
