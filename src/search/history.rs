@@ -227,12 +227,12 @@ pub fn pawn_key<B: Bitboard>(pos: &Position<B>) -> u64 {
     let mut key = 0u64;
     for color in Color::BOTH {
         for sq in (pos.kind_bb(pawn) & pos.color_bb(color)).squares() {
-            let x = (sq.index() as u64 + 1)
-                * if color == Color::White {
-                    0x9E37_79B9_7F4A_7C15
-                } else {
-                    0xC2B2_AE3D_27D4_EB4F
-                };
+            // A hash: the multiplication is meant to wrap.
+            let x = (sq.index() as u64 + 1).wrapping_mul(if color == Color::White {
+                0x9E37_79B9_7F4A_7C15
+            } else {
+                0xC2B2_AE3D_27D4_EB4F
+            });
             key ^= x.rotate_left((sq.index() % 61) as u32) ^ (x >> 29);
         }
     }
