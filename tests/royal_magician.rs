@@ -16,7 +16,7 @@ mod reference;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-use magus::board::Position;
+use magus::board::{Color, Position};
 use magus::game::AnyPosition;
 use magus::game::outcome::{Outcome, Reason, outcome};
 use magus::movegen::MoveList;
@@ -682,6 +682,7 @@ fn contradictory_reserves_are_refused() {
         ("[KBN,MBNR,kbnr,mbnr]", "no order of drops"),
         ("[KB,MBNR,kbnr,mbnr]", "no order of drops"),
         ("[KBBR,MBNR,kbnr,mbnr]", "given twice"),
+        ("[KBNR,MBNR,kbnrr,mbnr]", "given twice"),
         ("[KBNR,KBNR,kbnr,mbnr]", "second group"),
         ("[Kbnr,MBNR,kbnr,mbnr]", "one case"),
         ("[KQ,MBNR,kbnr,mbnr]", "not a piece of a White reserve"),
@@ -696,13 +697,28 @@ fn contradictory_reserves_are_refused() {
         let e = fen_error(&format!("{board}{reserve} w KQkq - 0 1"));
         assert!(e.contains(wanted), "{reserve}: {e}");
     }
+    // The refusal spells out the schedule that no order of drops can meet.
+    let e = fen_error(&format!("{board}[KBN,MBNR,kbnr,mbnr] w KQkq - 0 1"));
+    assert!(
+        e.contains("(the schedule: 4th rank: B/N, 5th rank: B/N, 6th rank: R, each piece once)"),
+        "{e}"
+    );
     // A carrier beyond a trigger rank has made that drop.
     let e = fen_error("4k3/8/8/4K3/8/8/8/8 w - - 0 1");
-    assert!(e.contains("5th rank") && e.contains("BNR"), "{e}");
+    assert!(
+        e.contains("on e5 stands on its 5th rank, so it dropped on reaching its 4th and 5th ranks, but its reserve still holds BNR"),
+        "{e}"
+    );
     let e = fen_error("4k3/8/8/8/4K3/8/8/8[KBNR] w - - 0 1");
-    assert!(e.contains("4th rank"), "{e}");
+    assert!(
+        e.contains("dropped on reaching its 4th rank, but its reserve still holds BNR"),
+        "{e}"
+    );
     let e = fen_error("4k3/8/8/4K3/8/8/8/8[KBR] w - - 0 1");
-    assert!(e.contains("5th rank"), "{e}");
+    assert!(
+        e.contains("stands on its 5th rank") && e.contains("still holds BR;"),
+        "{e}"
+    );
     let e = fen_error("4k3/8/8/8/8/3m4/8/4K3 w - - 0 1");
     assert!(e.contains("Black"), "{e}");
     // A Magician's reserve needs its Magician; one Magician per side.
@@ -868,5 +884,37 @@ fn reference_agrees_along_random_games() {
     assert!(
         drops_seen > 100 && rooks_dropped > 10 && magicians_taken > 10,
         "too little seen: {drops_seen} drops, {rooks_dropped} of them Rooks, {magicians_taken} Magicians taken"
+    );
+}
+
+/// What each carrier still holds, and how far it has come, as the evaluation reads it.
+#[test]
+fn carrier_reserves_list_what_each_carrier_has_left() {
+    let reserves = |fen: &str, color: Color| -> Vec<(u8, String)> {
+        let pos = small(&pos(fen));
+        let layout = pos.layout();
+        let rule = layout.variant.mechanics.drops.as_ref().expect("drops");
+        magus::rules::drops::carrier_reserves(&pos, rule, color)
+            .into_iter()
+            .map(|(rank, kinds)| {
+                let letters = kinds.iter().map(|&k| layout.piece_letter(k, color));
+                (rank, letters.collect())
+            })
+            .collect()
+    };
+    let start = "rnbmkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBMKBNR[KBNR,MBNR,kbnr,mbnr] w KQkq - 0 1";
+    let full = vec![(0, "BNR".to_string()), (0, "BNR".to_string())];
+    assert_eq!(reserves(start, Color::White), full);
+    assert_eq!(
+        reserves(start, Color::Black),
+        vec![(0, "bnr".to_string()); 2]
+    );
+    // White's King on its 5th rank with the Rook left; Black's Magician on its 4th (a5) with
+    // the Bishop dropped; Black's King spent.
+    let fen = "4k3/8/8/m3K3/8/8/8/8[KR,mnr] w - - 0 1";
+    assert_eq!(reserves(fen, Color::White), vec![(4, "R".to_string())]);
+    assert_eq!(
+        reserves(fen, Color::Black),
+        vec![(0, String::new()), (3, "nr".to_string())]
     );
 }

@@ -78,8 +78,9 @@ pub fn expand<B: Bitboard>(pos: &Position<B>, rule: &Drops, list: &mut MoveList)
             continue;
         };
         let rank = relative_rank(layout, stage.rank, us);
-        // One rank per move at most: a carrier farther away cannot fire it now.
-        if dims.rank(from).abs_diff(rank) > 1 {
+        // One rank per move at most, and a sound position has every carrier short of its
+        // next trigger rank (`check_sound`): only a carrier one rank away can fire it now.
+        if dims.rank(from).abs_diff(rank) != 1 {
             continue;
         }
         due.push(Due {
@@ -415,4 +416,33 @@ pub fn carrier_reserves<B: Bitboard>(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ordinal;
+
+    #[test]
+    fn ordinals_take_the_english_suffixes() {
+        let cases = [
+            (1, "1st"),
+            (2, "2nd"),
+            (3, "3rd"),
+            (4, "4th"),
+            (10, "10th"),
+            (11, "11th"),
+            (12, "12th"),
+            (13, "13th"),
+            (21, "21st"),
+            (22, "22nd"),
+            (23, "23rd"),
+            (101, "101st"),
+            (111, "111th"),
+            (112, "112th"),
+            (113, "113th"),
+        ];
+        for (n, text) in cases {
+            assert_eq!(ordinal(n), text);
+        }
+    }
 }

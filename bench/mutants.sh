@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Mutation testing of one layer (docs/mutants.md): cargo-mutants breaks the layer's code one
+# change at a time and runs the tests that guard that layer; a mutant no test notices
+# "survives". The run's results go to mutants-LAYER/ (mutants.out/outcomes.json, caught.txt,
+# missed.txt, timeout.txt, unviable.txt).
+#
+#   bench/mutants.sh rules|eval|search [more cargo-mutants options, e.g. --shard 1/4 or --iterate]
+#
+# Needs cargo-mutants (`cargo install cargo-mutants`). Uses both cores for an hour or more.
+set -euo pipefail
+LAYER=${1:?give the layer: rules, eval or search}
+shift
+cd "$(dirname "$0")/.."
+case "$LAYER" in
+    # The rules are guarded by the perft counts, the variants' own rule tests, the reference
+    # move generators of random_play, and FEN and notation round trips.
+    rules) TESTS=(--lib --test perft_suite --test chess_rules --test magi_rules --test deathmatch
+                  --test magician_chess --test royal_magician --test random_play --test fen
+                  --test notation) ;;
+    # The evaluation: its own tests, the search's pinned bench signature (every term moves the
+    # tree), and the tuner's trace of the evaluation.
+    eval) TESTS=(--lib --test eval --test search --test tune) ;;
+    # The search: its own tests (the signature, mates, draws, limits, threads) and the
+    # protocol transcripts that drive the engine facade.
+    search) TESTS=(--lib --test search --test uci_transcript --test xboard_transcript) ;;
+    *) echo "unknown layer '$LAYER': give rules, eval or search" >&2; exit 2 ;;
+esac
+cargo mutants --file "src/$LAYER/**" --output "mutants-$LAYER" --jobs 2 "$@" -- "${TESTS[@]}"
