@@ -14,15 +14,18 @@ cd "$(dirname "$0")/.."
 case "$LAYER" in
     # The rules are guarded by the perft counts, the variants' own rule tests, the reference
     # move generators of random_play, and FEN and notation round trips.
-    rules) TESTS=(--lib --test perft_suite --test chess_rules --test magi_rules --test deathmatch
-                  --test magician_chess --test royal_magician --test random_play --test fen
-                  --test notation) ;;
+    rules) TESTS=(--lib --test=perft_suite --test=chess_rules --test=magi_rules --test=deathmatch
+                  --test=magician_chess --test=royal_magician --test=random_play --test=fen
+                  --test=notation) ;;
     # The evaluation: its own tests, the search's pinned bench signature (every term moves the
     # tree), and the tuner's trace of the evaluation.
-    eval) TESTS=(--lib --test eval --test search --test tune) ;;
+    eval) TESTS=(--lib --test=eval --test=search --test=tune) ;;
     # The search: its own tests (the signature, mates, draws, limits, threads) and the
     # protocol transcripts that drive the engine facade.
-    search) TESTS=(--lib --test search --test uci_transcript --test xboard_transcript) ;;
+    search) TESTS=(--lib --test=search --test=uci_transcript --test=xboard_transcript) ;;
     *) echo "unknown layer '$LAYER': give rules, eval or search" >&2; exit 2 ;;
 esac
-cargo mutants --file "src/$LAYER/**" --output "mutants-$LAYER" --jobs 2 "$@" -- "${TESTS[@]}"
+# As cargo arguments, not test arguments, so that each mutant also builds only these binaries.
+CARGO_ARGS=()
+for t in "${TESTS[@]}"; do CARGO_ARGS+=("--cargo-arg=$t"); done
+cargo mutants --file "src/$LAYER/**" --output "mutants-$LAYER" --jobs 2 "${CARGO_ARGS[@]}" "$@"
