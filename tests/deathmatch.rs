@@ -136,6 +136,8 @@ fn legacy_allows_one_swap_per_side_sec_1_10() {
     assert!(!moves(&after).iter().any(|m| m == "f1f1m"));
     let black_turn = play(&after, "e2e4");
     assert!(moves(&black_turn).contains(&"c8c8m".to_string()));
+    // No swap made, no field: the start writes none.
+    assert!(!start.to_fen().contains("swaps="), "{}", start.to_fen());
     // The same state read from FEN gives the same hash and moves.
     let reread = position("deathmatch-legacy", &after.to_fen());
     assert_eq!(reread.hash(), after.hash());
@@ -308,6 +310,11 @@ fn bad_input_is_refused_with_a_reason() {
     let legacy = registry.get("deathmatch-legacy").unwrap();
     let err = AnyPosition::from_fen(legacy, Some(&format!("{START} swaps=20"))).unwrap_err();
     assert!(err.contains("at most 1"), "{err}");
+    // Two digits exactly: one digit and a letter, or three digits, are not a count each.
+    for bad in ["1x", "x1", "100", "1"] {
+        let err = AnyPosition::from_fen(legacy, Some(&format!("{START} swaps={bad}"))).unwrap_err();
+        assert!(err.contains("expected two digits"), "swaps={bad}: {err}");
+    }
     let two_magicians = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNMQKMNR w KQkq - 0 1 swaps=10";
     let err = AnyPosition::from_fen(legacy, Some(two_magicians)).unwrap_err();
     assert!(err.contains("2 Magicians but made 1 swaps"), "{err}");

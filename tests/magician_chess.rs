@@ -15,6 +15,7 @@ use magician_reference::Board;
 use magus::board::{Bitboard, Color, MoveKind, Position};
 use magus::game::AnyPosition;
 use magus::game::outcome::{Outcome, Reason};
+use magus::movegen::MoveList;
 use magus::protocol::notation::to_wire;
 use magus::variant::{Registry, Variant};
 
@@ -851,6 +852,59 @@ fn a_spell_that_names_a_wrong_square_is_refused_with_the_reason() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("would leave the White King in check"), "{err}");
+    // A carry onto an empty square that unblocks a Rook: the hole a4 (enchanted by the
+    // Magician on b3) shields the King on a1 from the Rook on a7; a4b4 opens the file.
+    let fen = "r2****/4***/5*k/*6/1M5/7/K6 w - - 0 1";
+    let moves = moves_of(fen);
+    assert!(moves.contains(&"a4a3".to_string()), "{moves:?}");
+    let err = position(fen)
+        .after_wire("a4b4", 1)
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("the spell a4b4 would leave the White King in check"),
+        "{err}"
+    );
+}
+
+/// A variant file that names a caster twice gets the same spells as naming it once.
+#[test]
+fn a_caster_named_twice_casts_as_once() {
+    let text = include_str!("../variants/magician-chess.toml");
+    assert!(text.contains("casters = \"MSW\""));
+    let twice = text.replacen("casters = \"MSW\"", "casters = \"MMSW\"", 1);
+    let v = magus::variant::parse_variant(&twice, "twice.toml").unwrap();
+    magus::game::check_variant(&v).unwrap();
+    let v: &'static Variant = Box::leak(Box::new(v));
+    let pos = AnyPosition::from_fen(v, Some(CARRY_AND_DROP)).unwrap();
+    let mut moves = pos.legal_moves_wire(1);
+    moves.sort();
+    assert_eq!(moves, moves_of(CARRY_AND_DROP));
+    assert!(moves.contains(&"e4e5x".to_string()));
+}
+
+/// Quiescence's captures-only generation keeps exactly the spells that drop an enemy piece:
+/// no carry, no drop of one's own piece or King, no drop onto an empty square.
+#[test]
+fn captures_only_generation_keeps_the_drops_of_enemy_pieces() {
+    let spells_only = |fen: &str| -> Vec<String> {
+        let p = small(&position(fen));
+        let mut list = MoveList::new();
+        p.generate_captures(&mut list);
+        sorted(
+            list.iter()
+                .filter(|m| matches!(m.kind(), MoveKind::SpellCarry | MoveKind::SpellDrop))
+                .map(|&m| to_wire(&p, m, 1))
+                .collect(),
+        )
+    };
+    // e4 swaps with e3, d4 (empty), f4 (White Knight) or e5 (Black Knight).
+    assert_eq!(spells_only(CARRY_AND_DROP), strings(&["e4e5x"]));
+    // The hole d3, enchanted by the Magician on e4 (a ferz step), is next to the White King
+    // on d2, the Black Knight on c3 and the empty e3 and d4: only the Knight can be dropped.
+    let fen = "****2k/***4/*6/4M2/2n*3/3K3/7 w - - 0 1";
+    assert_eq!(spells_only(fen), strings(&["d3c3x"]));
 }
 
 // ---------------------------------------------------------------------------------------

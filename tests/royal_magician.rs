@@ -918,3 +918,30 @@ fn carrier_reserves_list_what_each_carrier_has_left() {
         vec![(0, String::new()), (3, "nr".to_string())]
     );
 }
+
+/// Drops and unlimited swap-in in one variant: the drops' state never reads as swaps made,
+/// so the FEN has no `swaps=` field (unlimited swaps are not counted).
+#[test]
+fn drops_with_unlimited_swap_in_write_no_swap_count() {
+    let text = include_str!("../variants/royal-magician.toml");
+    assert!(text.contains("\n[eval]\n"));
+    let with_swaps = text.replacen(
+        "\n[eval]\n",
+        "\n[swap_in]\nfrom = \"B\"\nto = \"M\"\n\n[eval]\n",
+        1,
+    );
+    let v = parse_variant(&with_swaps, "swaps.toml").unwrap();
+    magus::game::check_variant(&v).unwrap();
+    let v: &'static Variant = Box::leak(Box::new(v));
+    let start = AnyPosition::from_fen(v, Some("7k/8/8/8/3n4/4K3/8/8[KBNR] w - - 0 1")).unwrap();
+    // The King's capture on the 4th rank drops a piece: a state slot is now set.
+    let drop = start
+        .legal_moves_wire(1)
+        .into_iter()
+        .find(|m| m.starts_with("e3d4,"))
+        .expect("e3xd4 drops a piece");
+    let after = start.after_wire(&drop, 1).unwrap().0;
+    let fen = after.to_fen();
+    assert!(!fen.contains("swaps="), "{fen}");
+    assert_eq!(AnyPosition::from_fen(v, Some(&fen)).unwrap().to_fen(), fen);
+}

@@ -580,6 +580,22 @@ fn a_folder_variant_replaces_a_built_in_of_the_same_name() {
     );
 }
 
+/// Transference given to a piece with no leap of its own (the Rook slides only): its
+/// leap along the rank is still an attack, which check detection sees.
+#[test]
+fn a_transference_of_a_slider_gives_check() {
+    let text = format!("{}\n[transference]\npieces = \"R\"\nranks = 3\n", BASE);
+    let v = parse_variant(&text, "test.toml").unwrap();
+    check_variant(&v).unwrap();
+    let v = leak(v);
+    // The Rook a2 leaps over the pawn d2 to h2, on White's second rank.
+    let pos = AnyPosition::from_fen(v, Some("8/8/8/8/8/8/R2P3k/4K3 b - - 0 1")).unwrap();
+    assert!(pos.in_check());
+    // And White's own move a2h2 is there in a position without the King.
+    let pos = AnyPosition::from_fen(v, Some("4k3/8/8/8/8/8/R2P4/4K3 w - - 0 1")).unwrap();
+    assert!(pos.legal_moves_wire(1).contains(&"a2h2".to_string()));
+}
+
 // ---- a user-defined variant ----
 
 fn elephants() -> &'static Variant {
