@@ -73,17 +73,10 @@ enum Command {
         /// The variant (see `magus variants`).
         variant: String,
     },
-    /// Draw a position as an SVG picture.
+    /// Draw a position as an SVG picture (the last of the moves is highlighted).
     Diagram {
-        /// The variant (see `magus variants`).
-        #[arg(long, default_value = "chess")]
-        variant: String,
-        /// The position (default: the variant's start).
-        #[arg(long)]
-        fen: Option<String>,
-        /// Moves to play first, in coordinate notation or SAN; the last one is highlighted.
-        #[arg(long, num_args = 1..)]
-        moves: Vec<String>,
+        #[command(flatten)]
+        position: PositionArgs,
         /// Draw the variant's pieces (each in both colours, with its letter and name)
         /// instead of a position.
         #[arg(long, conflicts_with_all = ["fen", "moves"])]
@@ -117,8 +110,9 @@ enum Command {
     },
 }
 
+/// A position named on the command line: a variant, its start or a FEN, and moves after it.
 #[derive(clap::Args)]
-struct AnalyzeArgs {
+struct PositionArgs {
     /// The variant (see `magus variants`).
     #[arg(long, default_value = "chess")]
     variant: String,
@@ -128,6 +122,31 @@ struct AnalyzeArgs {
     /// Moves to play first, in SAN (Nf3, Bc1=M, Ke4/N@c5 ...) or coordinates (e2e4 ...).
     #[arg(long, num_args = 1..)]
     moves: Vec<String>,
+}
+
+impl PositionArgs {
+    /// The game from the start or `--fen` through `--moves`, every move checked.
+    fn game(&self, registry: &Registry) -> Result<magus::game::Game, String> {
+        let variant = find_variant(registry, &self.variant)?;
+        let start = AnyPosition::from_fen(variant, self.fen.as_deref())
+            .map_err(|e| format!("--fen: {e}"))?;
+        let mut game = magus::game::Game::new(start);
+        for (i, text) in self.moves.iter().enumerate() {
+            let (_, m) = game
+                .position()
+                .after_san(text)
+                .map_err(|e| format!("--moves: move {} '{text}': {e}", i + 1))?;
+            game.play(m)
+                .map_err(|e| format!("--moves: move {} '{text}': {e}", i + 1))?;
+        }
+        Ok(game)
+    }
+}
+
+#[derive(clap::Args)]
+struct AnalyzeArgs {
+    #[command(flatten)]
+    position: PositionArgs,
     /// Analyse the final position of the first game of this PGN file (its Variant tag decides
     /// the variant; every move is checked).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "moves"])]
@@ -223,22 +242,10 @@ fn main() -> ExitCode {
             }
         }),
         Some(Command::Diagram {
-            variant,
-            fen,
-            moves,
+            position,
             pieces,
             output,
-        }) => {
-            let what = if pieces {
-                Drawing::Pieces
-            } else {
-                Drawing::Position {
-                    fen: fen.as_deref(),
-                    moves: &moves,
-                }
-            };
-            diagram(&registry, &variant, what, output.as_deref())
-        }
+        }) => diagram(&registry, &position, pieces, output.as_deref()),
         Some(Command::Match(args)) => {
             match magus::tournament::cli::run_match(&args, &registry, cli.variant_path.as_deref()) {
                 // An interrupted match has printed its table and ends with its own status.
@@ -371,40 +378,21 @@ fn perft(
     Ok(())
 }
 
-/// What `magus diagram` draws.
-enum Drawing<'a> {
-    /// A position: the start or `fen`, after `moves`.
-    Position {
-        fen: Option<&'a str>,
-        moves: &'a [String],
-    },
-    /// The variant's pieces.
-    Pieces,
-}
-
+/// `magus diagram`: the variant's pieces, or the position with its last move highlighted.
 fn diagram(
     registry: &Registry,
-    variant: &str,
-    what: Drawing,
+    position: &PositionArgs,
+    pieces: bool,
     output: Option<&std::path::Path>,
 ) -> Result<(), String> {
-    let variant = find_variant(registry, variant)?;
-    let svg = match what {
-        Drawing::Pieces => magus::diagram::svg::piece_set(variant),
-        Drawing::Position { fen, moves } => {
-            let mut pos = AnyPosition::from_fen(variant, fen).map_err(|e| format!("--fen: {e}"))?;
-            let mut last = None;
-            for (i, text) in moves.iter().enumerate() {
-                let (next, m) = pos
-                    .after_san(text)
-                    .map_err(|e| format!("--moves: move {} '{text}': {e}", i + 1))?;
-                pos = next;
-                last = Some(m);
-            }
-            // The highlighted move belongs to the position before it; only its squares are
-            // drawn.
-            magus::with_position!(&pos, p => magus::diagram::svg::render(p, last))
-        }
+    let svg = if pieces {
+        magus::diagram::svg::piece_set(find_variant(registry, &position.variant)?)
+    } else {
+        let game = position.game(registry)?;
+        // The highlighted move belongs to the position before it; only its squares are
+        // drawn.
+        let last = game.moves().last().copied();
+        magus::with_position!(game.position(), p => magus::diagram::svg::render(p, last))
     };
     // SVG is XML, of no use on a screen: say how to get the picture instead.
     if output.is_none() && std::io::stdout().is_terminal() {
@@ -475,21 +463,7 @@ fn analyze(registry: &Registry, args: &AnalyzeArgs) -> Result<(), String> {
                 .map_err(|e| format!("--pgn {shown}: {e}"))?
                 .game
         }
-        None => {
-            let variant = find_variant(registry, &args.variant)?;
-            let start = AnyPosition::from_fen(variant, args.fen.as_deref())
-                .map_err(|e| format!("--fen: {e}"))?;
-            let mut game = magus::game::Game::new(start);
-            for (i, text) in args.moves.iter().enumerate() {
-                let (_, m) = game
-                    .position()
-                    .after_san(text)
-                    .map_err(|e| format!("--moves: move {} '{text}': {e}", i + 1))?;
-                game.play(m)
-                    .map_err(|e| format!("--moves: move {} '{text}': {e}", i + 1))?;
-            }
-            game
-        }
+        None => args.position.game(registry)?,
     };
     if !(1..=256).contains(&args.multipv) {
         return Err(format!("--multipv: {} is not from 1 to 256", args.multipv));

@@ -7,7 +7,7 @@ use magus::game::outcome::{Outcome, Reason, outcome};
 use magus::game::{AnyPosition, Game};
 use magus::search::time::Limits;
 use magus::search::tt::TranspositionTable;
-use magus::search::{Score, SearchControl, SearchOptions, SearchResult, think};
+use magus::search::{Score, SearchControl, SearchOptions, SearchResult, ThreadData, think};
 use magus::variant::Registry;
 use magus::with_position;
 
@@ -26,7 +26,7 @@ fn search(pos: &AnyPosition, history: &[u64], limits: Limits, threads: usize) ->
         ..SearchOptions::default()
     };
     let control = SearchControl::default();
-    with_position!(pos, p => think(p, history, &limits, &options, &tt, &control, &|_| {}))
+    with_position!(pos, p => think(p, history, &limits, &options, &tt, &control, &mut ThreadData::fresh(options.threads), &|_| {}))
 }
 
 /// Can the side to move force mate within `moves` of its moves? Plain minimax over every
@@ -254,7 +254,7 @@ fn each_pruning_switch_changes_the_search() {
             ..SearchOptions::default()
         };
         let control = SearchControl::default();
-        with_position!(&pos, p => think(p, &[], &Limits::depth(7), &options, &tt, &control, &|_| {}))
+        with_position!(&pos, p => think(p, &[], &Limits::depth(7), &options, &tt, &control, &mut ThreadData::fresh(options.threads), &|_| {}))
             .nodes
     };
     let all = nodes(Pruning::default());
@@ -325,8 +325,7 @@ fn two_threads_report_the_line_they_play() {
             }
         };
         let limits = Limits::depth(depth);
-        let result =
-            with_position!(&pos, p => think(p, &[], &limits, &options, &tt, &control, &record));
+        let result = with_position!(&pos, p => think(p, &[], &limits, &options, &tt, &control, &mut ThreadData::fresh(options.threads), &record));
         let reports = reports.into_inner().unwrap();
         let depths: Vec<i32> = reports.iter().map(|r| r.depth).collect();
         assert!(depths.windows(2).all(|w| w[0] < w[1]), "{depths:?}");
@@ -456,7 +455,7 @@ fn the_transposition_table_saves_work() {
     };
     let run = |tt: &TranspositionTable| {
         let control = SearchControl::default();
-        with_position!(&pos, p => think(p, &[], &Limits::depth(11), &options, tt, &control, &report))
+        with_position!(&pos, p => think(p, &[], &Limits::depth(11), &options, tt, &control, &mut ThreadData::fresh(options.threads), &report))
     };
     let with_table = run(&TranspositionTable::new(16).unwrap());
     assert!(

@@ -15,7 +15,7 @@ use std::thread::JoinHandle;
 use super::strength::{self, LineCollector};
 use super::time::Limits;
 use super::tt::TranspositionTable;
-use super::{Report, Score, SearchControl, SearchOptions, SearchResult, ThreadData, think_with};
+use super::{Report, Score, SearchControl, SearchOptions, SearchResult, ThreadData, think};
 use crate::board::Move;
 use crate::game::Game;
 use crate::variant::Variant;
@@ -348,7 +348,7 @@ fn serve(shared: &Shared) {
             (job.on_info)(report);
         };
         let search = std::panic::AssertUnwindSafe(|| {
-            with_position!(game.position(), p => think_with(
+            with_position!(game.position(), p => think(
                 p,
                 history,
                 limits,

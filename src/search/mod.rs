@@ -257,40 +257,13 @@ impl SearchControl {
     }
 }
 
-/// Searches `root` with fresh move-ordering tables (as at the start of a game). `game_hashes`
-/// are the hashes of the game's positions before it (for repetition). `report` is called by
-/// the main thread after each iteration and line.
-pub fn think<B: Bitboard>(
-    root: &Position<B>,
-    game_hashes: &[u64],
-    limits: &Limits,
-    options: &SearchOptions,
-    tt: &TranspositionTable,
-    control: &SearchControl,
-    report: &(dyn Fn(&Report) + Sync),
-) -> SearchResult {
-    let mut threads: Vec<ThreadData> = (0..options.threads.max(1))
-        .map(|_| ThreadData::default())
-        .collect();
-    think_with(
-        root,
-        game_hashes,
-        limits,
-        options,
-        tt,
-        control,
-        &mut threads,
-        report,
-    )
-}
-
 /// Searches `root` with lazy SMP: every thread searches the same root, sharing the
 /// transposition table; the helpers spread over neighbouring depths, and the main thread
 /// decides and reports. `threads` holds each thread's tables (one per thread, the main
 /// thread's first), which keep what they learn for the next search. The pondering state of
 /// `control` is the caller's: a `ponderhit` that comes before the threads start still counts.
 #[allow(clippy::too_many_arguments)]
-pub fn think_with<B: Bitboard>(
+pub fn think<B: Bitboard>(
     root: &Position<B>,
     game_hashes: &[u64],
     limits: &Limits,

@@ -12,6 +12,11 @@ pub struct ThreadData {
 }
 
 impl ThreadData {
+    /// The tables of `threads` threads (at least one), fresh as at the start of a game.
+    pub fn fresh(threads: usize) -> Vec<ThreadData> {
+        (0..threads.max(1)).map(|_| ThreadData::default()).collect()
+    }
+
     pub fn clear(&mut self) {
         self.histories.clear();
         self.eval_cache.clear();

@@ -516,14 +516,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 self.stack[ply].current_move = Move::NULL;
                 self.stack[ply].piece_to = None;
                 self.path.push(child.hash());
-                let score = -self.alphabeta::<NonPv>(
-                    &child,
-                    depth - r,
-                    -beta,
-                    -beta + 1,
-                    ply + 1,
-                    !cut_node,
-                );
+                let score = self.zero_window(&child, depth - r, beta, ply, cut_node);
                 self.path.pop();
                 if self.stopped {
                     return 0;
@@ -962,13 +955,12 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             let mut score =
                 -self.quiescence::<NonPv>(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
             if score >= probcut_beta && !self.stopped {
-                score = -self.alphabeta::<NonPv>(
+                score = self.zero_window(
                     &child,
                     depth - PROBCUT_REDUCTION,
-                    -probcut_beta,
-                    -probcut_beta + 1,
-                    ply + 1,
-                    !cut_node,
+                    probcut_beta,
+                    ply,
+                    cut_node,
                 );
             }
             self.path.pop();
@@ -980,6 +972,19 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
         }
         None
+    }
+
+    /// A child's score from this node's side by a zero-window search: does it reach `beta`?
+    /// The child is a cut node where this one is not.
+    fn zero_window(
+        &mut self,
+        child: &Position<B>,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        -self.alphabeta::<NonPv>(child, depth, -beta, -beta + 1, ply + 1, !cut_node)
     }
 
     fn quiescence<N: NodeType>(

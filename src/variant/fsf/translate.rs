@@ -650,25 +650,34 @@ fn pawn_rules(cx: &mut Context, files: u8, ranks: u8) -> Option<String> {
     // Double and triple steps, and en passant after them.
     let double = on(r.double_step_region[0]);
     let triple = on(r.triple_step_region[0]);
-    if r.double_step && on(r.double_step_region[1]) != double.mirrored(ranks) {
-        cx.refuse(
+    // magus mirrors White's squares for Black: a Black region must be that mirror.
+    let mirrors = [
+        (
+            r.double_step,
             "doubleStepRegionBlack",
-            format!(
-                "'{}' on this board is not the mirror of White's '{double}': magus mirrors White's double-step squares for Black",
-                on(r.double_step_region[1])
-            ),
-        );
-        ok = false;
-    }
-    if on(r.triple_step_region[1]) != triple.mirrored(ranks) {
-        cx.refuse(
+            "double-step",
+            &double,
+            r.double_step_region[1],
+        ),
+        (
+            true,
             "tripleStepRegionBlack",
-            format!(
-                "'{}' is not the mirror of White's '{triple}'",
-                on(r.triple_step_region[1])
-            ),
-        );
-        ok = false;
+            "triple-step",
+            &triple,
+            r.triple_step_region[1],
+        ),
+    ];
+    for (used, key, what, white, black) in mirrors {
+        let black = on(black);
+        if used && black != white.mirrored(ranks) {
+            cx.refuse(
+                key,
+                format!(
+                    "'{black}' on this board is not the mirror of White's '{white}': magus mirrors White's {what} squares for Black"
+                ),
+            );
+            ok = false;
+        }
     }
     if triple.squares().any(|(f, rk)| !double.has(f, rk)) {
         cx.refuse(
