@@ -6,6 +6,9 @@
 #
 #   bench/mutants.sh rules|eval|search [more cargo-mutants options, e.g. --shard 1/4 or --iterate]
 #
+# For eval and search it runs twice: a screen by the bench signature alone, then the layer's
+# whole test selection on the mutants the screen missed. With --iterate, only the second.
+#
 # Needs cargo-mutants (`cargo install cargo-mutants`). Uses both cores for an hour or more.
 set -euo pipefail
 LAYER=${1:?give the layer: rules, eval or search}
@@ -28,4 +31,12 @@ esac
 # As cargo arguments, not test arguments, so that each mutant also builds only these binaries.
 CARGO_ARGS=()
 for t in "${TESTS[@]}"; do CARGO_ARGS+=("--cargo-arg=$t"); done
-cargo mutants --file "src/$LAYER/**" --output "mutants-$LAYER" --jobs 2 "${CARGO_ARGS[@]}" "$@"
+RUN=(cargo mutants --file "src/$LAYER/**" --output "mutants-$LAYER" --jobs 2)
+if [[ $LAYER != rules && " $* " != *" --iterate "* ]]; then
+    # The screen: almost every change to the evaluation or the search moves the tree, which
+    # the pinned bench signature notices in seconds, with one test binary to link. Only the
+    # mutants it misses go on to the whole selection (`--iterate` skips the caught ones).
+    "${RUN[@]}" --cargo-arg=--test=search "$@" -- the_bench_signature_is_pinned || true
+    RUN+=(--iterate)
+fi
+"${RUN[@]}" "${CARGO_ARGS[@]}" "$@"
