@@ -16,3 +16,10 @@ pub(crate) fn game_before_any_command(registry: &Registry) -> Game {
     let variant = registry.get("chess").unwrap_or(registry.all()[0]);
     Game::new(AnyPosition::from_fen(variant, None).expect("built-in start positions are sound"))
 }
+
+/// A command line's first word and the rest, both trimmed; `None` for a blank line.
+pub fn split_command(line: &str) -> Option<(&str, &str)> {
+    let line = line.trim();
+    let command = line.split_whitespace().next()?;
+    Some((command, line[command.len()..].trim()))
+}

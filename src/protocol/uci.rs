@@ -176,19 +176,17 @@ impl UciSession {
 
     /// Handles one line; returns false on `quit`.
     pub fn handle_line(&mut self, line: &str) -> bool {
-        if self.definitions.handle(
-            line,
-            &mut self.registry,
-            &self.out,
-            &self.game.variant().name,
-        ) {
+        let current = &self.game.variant().name;
+        if self
+            .definitions
+            .handle(line, &mut self.registry, &self.out, current)
+        {
             return true;
         }
-        let line = line.trim();
-        let Some(first) = line.split_whitespace().next() else {
+        let Some((first, rest)) = super::split_command(line) else {
             return true;
         };
-        let rest = line[first.len()..].trim();
+        let line = line.trim();
         let busy = self.busy();
         if !busy && !self.deferred.is_empty() {
             self.apply_deferred();

@@ -567,18 +567,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let before = self.before(ply);
         if !N::ROOT {
             pos.generate(&mut moves);
-            score_moves(
-                pos,
-                &moves,
-                &mut scores,
-                &OrderingContext {
-                    histories: &self.data.histories,
-                    hash_move: tt_move,
-                    ply,
-                    previous,
-                    before,
-                },
-            );
+            let ordering = self.ordering(tt_move, ply, previous, before);
+            score_moves(pos, &moves, &mut scores, &ordering);
         }
 
         let original_alpha = alpha;
@@ -974,6 +964,24 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         None
     }
 
+    /// What the move ordering reads at this node: this thread's histories, the hash move,
+    /// and the moves that led here.
+    fn ordering(
+        &self,
+        hash_move: Move,
+        ply: usize,
+        previous: Move,
+        before: [Option<PieceTo>; 2],
+    ) -> OrderingContext<'_> {
+        OrderingContext {
+            histories: &self.data.histories,
+            hash_move,
+            ply,
+            previous,
+            before,
+        }
+    }
+
     /// A child's score from this node's side by a zero-window search: does it reach `beta`?
     /// The child is a cut node where this one is not.
     fn zero_window(
@@ -1046,18 +1054,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             pos.generate_captures(&mut moves);
         }
         let mut scores = Scores::new();
-        score_moves(
-            pos,
-            &moves,
-            &mut scores,
-            &OrderingContext {
-                histories: &self.data.histories,
-                hash_move,
-                ply,
-                previous: Move::NULL,
-                before: [None, None],
-            },
-        );
+        // Quiescence orders without the moves that led here (no counter or continuation
+        // history).
+        let ordering = self.ordering(hash_move, ply, Move::NULL, [None, None]);
+        score_moves(pos, &moves, &mut scores, &ordering);
         let pruning = self.shared.options.pruning;
         let mut legal = 0;
         let mut best_move = Move::NULL;

@@ -273,20 +273,18 @@ impl XboardSession {
 
     /// Handles one line; returns false on `quit`.
     pub fn handle_line(&mut self, line: &str) -> bool {
-        if self.definitions.handle(
-            line,
-            &mut self.registry,
-            &self.out,
-            &self.game.variant().name,
-        ) {
+        let current = &self.game.variant().name;
+        if self
+            .definitions
+            .handle(line, &mut self.registry, &self.out, current)
+        {
             return true;
         }
         self.collect();
-        let line = line.trim();
-        let Some(command) = line.split_whitespace().next() else {
+        let Some((command, args)) = super::split_command(line) else {
             return true;
         };
-        let args = line[command.len()..].trim();
+        let line = line.trim();
         // A move entry on the board lasts from `lift` to the move; any other command ends it.
         if !matches!(command, "lift" | "put" | "hover") {
             self.entry = Entry::default();
