@@ -7,7 +7,9 @@
 #   bench/mutants.sh rules|eval|search [more cargo-mutants options, e.g. --shard 1/4 or --iterate]
 #
 # For eval and search it runs twice: a screen by the bench signature alone, then the layer's
-# whole test selection on the mutants the screen missed. With --iterate, only the second.
+# whole test selection on the mutants the screen missed. With --iterate both passes skip
+# the mutants earlier runs caught: an interrupted run goes on, a run after new tests
+# retries only what was missed.
 #
 # Needs cargo-mutants (`cargo install cargo-mutants`). Uses both cores for an hour or more.
 set -euo pipefail
@@ -32,11 +34,15 @@ esac
 CARGO_ARGS=()
 for t in "${TESTS[@]}"; do CARGO_ARGS+=("--cargo-arg=$t"); done
 RUN=(cargo mutants --file "src/$LAYER/**" --output "mutants-$LAYER" --jobs 2)
-if [[ $LAYER != rules && " $* " != *" --iterate "* ]]; then
-    # The screen: almost every change to the evaluation or the search moves the tree, which
-    # the pinned bench signature notices in seconds, with one test binary to link. Only the
-    # mutants it misses go on to the whole selection (`--iterate` skips the caught ones).
-    "${RUN[@]}" --cargo-arg=--test=search "$@" -- the_bench_signature_is_pinned || true
-    RUN+=(--iterate)
+if [[ $LAYER == rules ]]; then
+    "${RUN[@]}" "${CARGO_ARGS[@]}" "$@"
+    exit
 fi
-"${RUN[@]}" "${CARGO_ARGS[@]}" "$@"
+# The screen: almost every change to the evaluation or the search moves the tree, which the
+# pinned bench signature notices in under a second, with one test binary to link. Only the
+# mutants it misses go on to the whole selection (`--iterate` skips the caught ones). With
+# --iterate the screen too skips what earlier runs caught, so an interrupted run resumes.
+"${RUN[@]}" --cargo-arg=--test=search "$@" -- the_bench_signature_is_pinned || true
+OTHERS=()
+for a in "$@"; do [[ $a == --iterate ]] || OTHERS+=("$a"); done
+"${RUN[@]}" --iterate "${CARGO_ARGS[@]}" "${OTHERS[@]}"

@@ -5,8 +5,8 @@
 
 use magus::board::{Bitboard, Color, Position};
 use magus::eval::{
-    EvalTables, TermId, TermSet, breakdown, evaluate, evaluate_fast, evaluate_material,
-    evaluate_terms,
+    EvalMode, EvalTables, TermId, TermSet, breakdown, evaluate, evaluate_fast, evaluate_material,
+    evaluate_terms, evaluate_with,
 };
 use magus::game::AnyPosition;
 use magus::variant::{Registry, Variant};
@@ -118,6 +118,65 @@ fn each_switch_takes_out_its_term_and_nothing_else() {
         let tables = EvalTables::of(p.layout());
         assert_eq!(evaluate(p, tables), evaluate_terms(p, tables, TermSet::ALL));
     });
+}
+
+/// A switch turned off and on again is as it was; `evaluate_with`, what the search calls,
+/// honours the switches (the masked evaluation) and the material-only mode.
+#[test]
+fn the_search_evaluates_with_the_switches_it_is_given() {
+    for (id, option) in TermSet::SWITCHES {
+        let mut terms = TermSet::ALL;
+        terms.set(id, false);
+        assert!(!terms.contains(id), "{option}");
+        assert_ne!(terms, TermSet::ALL, "{option}");
+        terms.set(id, true);
+        assert!(terms.contains(id), "{option}");
+        assert_eq!(terms, TermSet::ALL, "{option}");
+    }
+    for pos in sample() {
+        with_position!(&pos, p => {
+            let tables = EvalTables::of(p.layout());
+            assert_eq!(evaluate_with(p, tables, EvalMode::Full, TermSet::ALL), evaluate(p, tables));
+            for (id, option) in TermSet::SWITCHES {
+                let mut terms = TermSet::ALL;
+                terms.set(id, false);
+                assert_eq!(
+                    evaluate_with(p, tables, EvalMode::Full, terms),
+                    evaluate_terms(p, tables, terms),
+                    "{}: {option} off",
+                    pos.to_fen()
+                );
+            }
+            assert_eq!(
+                evaluate_with(p, tables, EvalMode::Material, TermSet::ALL),
+                evaluate_material(p)
+            );
+        });
+    }
+}
+
+/// Material only: the pieces' values (from the variant file), White's less Black's, from
+/// the side to move's view.
+#[test]
+fn material_only_counts_the_pieces_values_for_the_side_to_move() {
+    let registry = Registry::builtin();
+    let chess = registry.get("chess").unwrap();
+    let value = |letter: char| {
+        chess
+            .pieces
+            .iter()
+            .find(|p| p.letter == letter)
+            .map(|p| p.value)
+            .unwrap()
+    };
+    let material =
+        |fen: &str| with_position!(&position("chess", Some(fen)), p => evaluate_material(p));
+    // White: a pawn and a Knight; Black: a Rook.
+    let white_up = value('P') + value('N') - value('R');
+    assert_ne!(white_up, 0);
+    assert_eq!(material("r3k3/8/8/8/8/8/4P3/1N2K3 w - - 0 1"), white_up);
+    assert_eq!(material("r3k3/8/8/8/8/8/4P3/1N2K3 b - - 0 1"), -white_up);
+    assert_eq!(material("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), 0);
 }
 
 #[test]
@@ -786,4 +845,31 @@ fn a_carrier_nearer_its_drop_ranks_makes_its_reserve_worth_more() {
     let second = on("3mk3/8/8/8/8/8/4K3/3M4");
     let first = on("3mk3/8/8/8/8/8/8/3MK3");
     assert!(third > second && second > first, "{third} {second} {first}");
+}
+
+/// The win-draw-loss model each built-in variant reports with is the one docs/wdl.md
+/// publishes, coefficient for coefficient.
+#[test]
+fn every_variants_wdl_model_is_the_published_one() {
+    let doc = include_str!("../docs/wdl.md");
+    let registry = Registry::builtin();
+    let mut seen = 0;
+    for v in registry.all() {
+        let row = doc
+            .lines()
+            .find(|l| l.starts_with(&format!("| {} |", v.name)))
+            .unwrap_or_else(|| panic!("docs/wdl.md has no row for {}", v.name));
+        let cells: Vec<f64> = row
+            .split('|')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .skip(3)
+            .take(4)
+            .map(|c| c.parse().unwrap_or_else(|e| panic!("{row}: {c}: {e}")))
+            .collect();
+        let m = magus::eval::wdl::model_for(v);
+        assert_eq!(vec![m.a0, m.a1, m.b0, m.b1], cells, "{}", v.name);
+        seen += 1;
+    }
+    assert_eq!(seen, registry.all().len());
 }

@@ -247,6 +247,12 @@ fn the_trace_counts_a_weight_where_its_term_is() {
         "passed pawn counted {mg}"
     );
     assert_eq!(count("material.Q"), (0.0, 0.0));
+    // Only the weights that count at all are listed.
+    assert!(
+        t.counts.iter().all(|c| c.1 != 0.0 || c.2 != 0.0),
+        "{:?}",
+        t.counts
+    );
 }
 
 /// Data made by the evaluation with known weights: each position's target is what that
@@ -768,4 +774,39 @@ fn tune_refuses_bad_input_with_a_message() {
             .unwrap(),
         variant("magi").weights
     );
+}
+
+/// King danger grows with the square of the attack on the King's zone (a quarter of it in
+/// the endgame) up to a cap; below the cap the attack weight counts it, at the cap it is a
+/// part no weight moves. Either way the linear form is the evaluation.
+#[test]
+fn king_danger_is_traced_below_and_at_its_cap() {
+    let v = variant("chess");
+    let attack = v.weights.index("king_safety.attack").unwrap() as u16;
+    let check = |fen: &str| -> ((f32, f32), (f32, f32)) {
+        let pos = AnyPosition::from_fen(v, Some(fen)).unwrap();
+        let t = trace_of(&pos);
+        let linear = t.linear(&values(&v.weights));
+        let real = white_eval(&pos) as f64;
+        assert!(
+            (linear - real).abs() <= 8.0,
+            "{fen}: {linear:.1} against {real}"
+        );
+        let count = t
+            .counts
+            .iter()
+            .find(|c| c.0 == attack)
+            .map_or((0.0, 0.0), |c| (c.1, c.2));
+        (count, t.fixed)
+    };
+    // Three Queens attack Black's King zone; nothing attacks White's: White less Black, the
+    // count is positive, its endgame part a quarter of the middlegame's.
+    let ((mg, eg), fixed) = check("6k1/8/4QQQ1/8/8/8/8/4K3 b - - 0 1");
+    assert!(mg > 10.0, "{mg}");
+    assert_eq!(eg, mg / 4.0);
+    assert_eq!(fixed, (0.0, 0.0));
+    // Five Queens: past the cap of 600 (150 in the endgame), which no weight moves.
+    let (count, fixed) = check("6k1/8/3QQQQQ/8/8/8/8/K7 b - - 0 1");
+    assert_eq!(count, (0.0, 0.0));
+    assert_eq!(fixed, (600.0, 150.0));
 }

@@ -338,9 +338,7 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
             }
             attacks_by_kind[c][k] |= attacks;
             let on_zone = (attacks & zones[them.index()]).count() as i32;
-            if on_zone > 0 {
-                attack_units[c] += on_zone * tables.attack_weight[k];
-            }
+            attack_units[c] += on_zone * tables.attack_weight[k];
         }
     }
 

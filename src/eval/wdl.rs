@@ -149,6 +149,32 @@ mod tests {
         assert!(wdl(&model, 5000, 1.0).0 >= 999);
     }
 
+    /// The win curve crosses one half at `a = a0 + a1·m` and reaches 1/(1 + e⁻¹) one `b`
+    /// further (`b = b0 + b1·m`); the loss curve mirrors it. Chess at half the material:
+    /// a = 164.1 − 110.2/2 = 109, b = 70.5 + 68.1/2 = 104.55.
+    #[test]
+    fn the_curves_cross_one_half_at_a_and_rise_over_b() {
+        let one_b_up = 1.0 / (1.0 + (-1.0f64).exp());
+        let close = |x: f64, y: f64| (x - y).abs() < 1e-9;
+        let (win, _) = chances(&CHESS, 109.0, 0.5);
+        assert!(close(win, 0.5), "{win}");
+        let (win, _) = chances(&CHESS, 109.0 + 104.55, 0.5);
+        assert!(close(win, one_b_up), "{win}");
+        let (_, loss) = chances(&CHESS, -109.0, 0.5);
+        assert!(close(loss, 0.5), "{loss}");
+        let (_, loss) = chances(&CHESS, -109.0 - 104.55, 0.5);
+        assert!(close(loss, one_b_up), "{loss}");
+        // A negative a is taken as 0 and a b below 1 as 1.
+        let odd = WdlModel {
+            a0: -100.0,
+            a1: 0.0,
+            b0: -5.0,
+            b1: 0.0,
+        };
+        assert_eq!(chances(&odd, 0.0, 1.0), (0.5, 0.5));
+        assert!(close(chances(&odd, 1.0, 1.0).0, one_b_up));
+    }
+
     #[test]
     fn material_is_counted_from_the_board_without_kings() {
         let registry = Registry::builtin();
