@@ -361,3 +361,25 @@ pub fn think<B: Bitboard>(
 
 /// Each search thread's stack: the recursion is deep and each level holds a move list.
 const SEARCH_STACK: usize = 64 << 20;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mate found `plies` plies from the root scores `MATE - plies`; being mated there,
+    /// `plies - MATE`. GUIs count moves: the mating side's, or (negative) the opponent's.
+    #[test]
+    fn mate_scores_are_shown_in_moves() {
+        assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));
+        assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
+        assert_eq!(Score::from_internal(MATE - 4), Score::Mate(2));
+        assert_eq!(Score::from_internal(-MATE), Score::Mate(0));
+        assert_eq!(Score::from_internal(2 - MATE), Score::Mate(-1));
+        assert_eq!(Score::from_internal(4 - MATE), Score::Mate(-2));
+        assert_eq!(Score::from_internal(MATE_BOUND), Score::Mate(500));
+        assert_eq!(Score::from_internal(-MATE_BOUND), Score::Mate(-500));
+        for cp in [0, 35, -35, MATE_BOUND - 1, 1 - MATE_BOUND] {
+            assert_eq!(Score::from_internal(cp), Score::Centipawns(cp));
+        }
+    }
+}
