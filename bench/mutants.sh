@@ -42,7 +42,8 @@ fi
 # pinned bench signature notices in under a second, with one test binary to link. Only the
 # mutants it misses go on to the whole selection (`--iterate` skips the caught ones). With
 # --iterate the screen too skips what earlier runs caught, so an interrupted run resumes.
-"${RUN[@]}" --cargo-arg=--test=search "$@" -- the_bench_signature_is_pinned || true
+# The signature takes under a second, so a mutant that makes it run 30 s has hung it.
+"${RUN[@]}" --cargo-arg=--test=search --timeout 30 "$@" -- the_bench_signature_is_pinned || true
 OTHERS=()
 for a in "$@"; do [[ $a == --iterate ]] || OTHERS+=("$a"); done
 "${RUN[@]}" --iterate "${CARGO_ARGS[@]}" "${OTHERS[@]}"
