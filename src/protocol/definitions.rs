@@ -66,15 +66,25 @@ impl DefinitionCommands {
         }
     }
 
-    /// Takes a line that is `load`, `check` or part of a here-document, and answers it;
-    /// returns false for any other line. `current` is the variant being played.
-    pub fn handle(
+    /// A session's line as its command and arguments (`super::split_command`), or `None`
+    /// when there is nothing more to do with it: a blank line, or one this answered (`load`,
+    /// `check`, a here-document's line). `current` is the variant being played.
+    pub fn command<'a>(
         &mut self,
-        line: &str,
+        line: &'a str,
         registry: &mut Registry,
         out: &Output,
         current: &str,
-    ) -> bool {
+    ) -> Option<(&'a str, &'a str)> {
+        if self.handle(line, registry, out, current) {
+            return None;
+        }
+        super::split_command(line)
+    }
+
+    /// Takes a line that is `load`, `check` or part of a here-document, and answers it;
+    /// returns false for any other line. `current` is the variant being played.
+    fn handle(&mut self, line: &str, registry: &mut Registry, out: &Output, current: &str) -> bool {
         if let Some(doc) = &mut self.pending {
             let body = line.trim_end_matches(['\r', '\n']);
             let ends = if doc.marker.is_empty() {

@@ -177,13 +177,10 @@ impl UciSession {
     /// Handles one line; returns false on `quit`.
     pub fn handle_line(&mut self, line: &str) -> bool {
         let current = &self.game.variant().name;
-        if self
-            .definitions
-            .handle(line, &mut self.registry, &self.out, current)
-        {
-            return true;
-        }
-        let Some((first, rest)) = super::split_command(line) else {
+        let Some((first, rest)) =
+            self.definitions
+                .command(line, &mut self.registry, &self.out, current)
+        else {
             return true;
         };
         let line = line.trim();

@@ -274,14 +274,12 @@ impl XboardSession {
     /// Handles one line; returns false on `quit`.
     pub fn handle_line(&mut self, line: &str) -> bool {
         let current = &self.game.variant().name;
-        if self
+        let parsed = self
             .definitions
-            .handle(line, &mut self.registry, &self.out, current)
-        {
-            return true;
-        }
+            .command(line, &mut self.registry, &self.out, current);
+        // Every line, a blank one too, first takes in what the engine's thread has done.
         self.collect();
-        let Some((command, args)) = super::split_command(line) else {
+        let Some((command, args)) = parsed else {
             return true;
         };
         let line = line.trim();
