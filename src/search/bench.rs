@@ -127,3 +127,47 @@ pub fn run(
         positions,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_variant_is_refused_by_name() {
+        let cancel = AtomicBool::new(false);
+        let err = run(1, 1, Some("nonesuch"), &cancel, |_, _, _, _| {})
+            .err()
+            .expect("refused");
+        assert!(err.contains("'nonesuch'"), "{err}");
+    }
+
+    /// One variant's positions only, each told as it finishes by its place in the list, and
+    /// the totals are the sums of what was told.
+    #[test]
+    fn one_variants_positions_are_searched_and_counted() {
+        let cancel = AtomicBool::new(false);
+        let mut told = Vec::new();
+        let result = run(2, 1, Some("deathmatch"), &cancel, |i, name, nodes, _| {
+            told.push((i, name.to_string(), nodes))
+        })
+        .expect("a bench");
+        let expected: Vec<(usize, String)> = POSITIONS
+            .iter()
+            .enumerate()
+            .filter(|(_, (name, _))| *name == "deathmatch")
+            .map(|(i, (name, _))| (i + 1, name.to_string()))
+            .collect();
+        let got: Vec<(usize, String)> = told.iter().map(|(i, n, _)| (*i, n.clone())).collect();
+        assert_eq!(got, expected);
+        assert_eq!(result.positions, expected.len());
+        assert!(told.iter().all(|&(_, _, nodes)| nodes > 0), "{told:?}");
+        assert_eq!(result.nodes, told.iter().map(|t| t.2).sum::<u64>());
+    }
+
+    #[test]
+    fn a_cancelled_bench_searches_nothing_more() {
+        let cancel = AtomicBool::new(true);
+        let result = run(2, 1, None, &cancel, |_, _, _, _| {}).expect("a bench");
+        assert_eq!((result.positions, result.nodes), (0, 0));
+    }
+}

@@ -448,3 +448,41 @@ impl Weakened {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::AnyPosition;
+    use crate::variant::Registry;
+
+    fn start(variant: &str) -> Game {
+        let registry = Registry::builtin();
+        let v = registry.get(variant).expect("a built-in variant");
+        Game::new(AnyPosition::from_fen(v, None).expect("the start"))
+    }
+
+    #[test]
+    fn the_hash_size_is_what_was_set_and_stays_when_refused() {
+        let engine = Engine::new();
+        assert_eq!(engine.hash_megabytes(), DEFAULT_HASH_MB);
+        engine.set_hash(2).expect("2 MB");
+        assert_eq!(engine.hash_megabytes(), 2);
+        engine.set_hash(2).expect("the same size again");
+        assert_eq!(engine.hash_megabytes(), 2);
+        let err = engine.set_hash(usize::MAX / 2).expect_err("more than any machine has");
+        assert!(err.contains("stays at 2 MB"), "{err}");
+        assert_eq!(engine.hash_megabytes(), 2);
+    }
+
+    #[test]
+    fn clearing_the_hash_forgets_what_the_search_stored() {
+        let engine = Engine::new();
+        let game = start("chess");
+        let root = game.position().hash();
+        engine.search(&game, Limits::depth(4), Box::new(|_| {}));
+        let table = || Arc::clone(&engine.shared.lock().tt);
+        assert!(table().probe(root).is_some(), "the root is stored");
+        engine.clear_hash();
+        assert!(table().probe(root).is_none(), "the root is forgotten");
+    }
+}

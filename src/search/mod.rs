@@ -349,7 +349,7 @@ pub fn think<B: Bitboard>(
         let result = main.join().expect("the search thread failed");
         shared.stop.store(true, Ordering::Relaxed);
         for h in helpers {
-            let _ = h.join();
+            h.join().expect("a search helper failed");
         }
         result
     });
@@ -381,5 +381,90 @@ mod tests {
         for cp in [0, 35, -35, MATE_BOUND - 1, 1 - MATE_BOUND] {
             assert_eq!(Score::from_internal(cp), Score::Centipawns(cp));
         }
+    }
+
+    /// A search's shared state, begun `ago` before now, with a hard limit of `hard`.
+    fn shared<'a>(
+        tt: &'a TranspositionTable,
+        control: &'a SearchControl,
+        limits: Limits,
+        hard: Duration,
+        ago: Duration,
+    ) -> Shared<'a> {
+        Shared {
+            tt,
+            stop: &control.stop,
+            control,
+            nodes: AtomicU64::new(0),
+            options: SearchOptions::default(),
+            limits,
+            budget: Budget { soft: hard, hard },
+            start: Instant::now().checked_sub(ago).expect("a second ago"),
+        }
+    }
+
+    /// The clock stops the main thread alone (the helpers follow it), and not while it
+    /// ponders; the node limit and `stop` stop every thread.
+    #[test]
+    fn who_must_stop_and_when() {
+        let tt = TranspositionTable::with_buckets(1);
+        let second = Duration::from_secs(1);
+        let control = SearchControl::default();
+        let late = shared(&tt, &control, Limits::default(), second / 10, second);
+        assert!(late.should_stop(true));
+        assert!(!late.should_stop(false));
+        let early = shared(&tt, &control, Limits::default(), 3600 * second, second);
+        assert!(!early.should_stop(true));
+
+        let pondering = SearchControl::new(true);
+        let late = shared(&tt, &pondering, Limits::default(), second / 10, second);
+        assert!(!late.should_stop(true));
+
+        let counted = Limits {
+            nodes: Some(10),
+            ..Limits::default()
+        };
+        let limited = shared(&tt, &control, counted, 3600 * second, second);
+        limited.nodes.store(9, Ordering::Relaxed);
+        assert!(!limited.should_stop(false));
+        limited.nodes.store(10, Ordering::Relaxed);
+        assert!(limited.should_stop(false));
+
+        let stopped = SearchControl::default();
+        stopped.stop();
+        let early = shared(&tt, &stopped, Limits::default(), 3600 * second, second);
+        assert!(early.should_stop(false));
+    }
+
+    /// `go infinite` answers when stopped, however soon its depth is reached.
+    #[test]
+    fn an_infinite_search_answers_only_when_stopped() {
+        let registry = crate::variant::Registry::builtin();
+        let chess = registry.get("chess").expect("chess");
+        let pos = crate::board::AnyPosition::from_fen(chess, None).expect("the start");
+        let tt = TranspositionTable::with_buckets(1024);
+        let control = SearchControl::default();
+        let limits = Limits {
+            infinite: true,
+            depth: Some(1),
+            ..Limits::default()
+        };
+        let options = SearchOptions::default();
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::scope(|scope| {
+            let (pos, tt, control, limits, options) = (&pos, &tt, &control, &limits, &options);
+            scope.spawn(move || {
+                let mut threads = ThreadData::fresh(1);
+                let result = crate::with_position!(pos, p => think(p, &[], limits, options, tt, control, &mut threads, &|_| {}));
+                let _ = send.send(result);
+            });
+            let early = receive.recv_timeout(Duration::from_millis(300));
+            control.stop();
+            assert!(early.is_err(), "answered before stop: {early:?}");
+            let result = receive
+                .recv_timeout(Duration::from_secs(30))
+                .expect("an answer once stopped");
+            assert!(!result.best.is_null());
+        });
     }
 }

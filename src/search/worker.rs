@@ -1203,3 +1203,104 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
         score
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-9
+    }
+
+    /// A clock that saw the same best move in `iterations` iterations with an unchanged score.
+    fn held(iterations: usize) -> TimeUse {
+        let mut clock = TimeUse::default();
+        let best = Move::from_bits(1).expect("a move");
+        for _ in 0..iterations {
+            clock.iteration_done(best, 20);
+        }
+        clock
+    }
+
+    #[test]
+    fn time_use_falls_from_unstable_to_stable_as_the_best_move_holds() {
+        // The first iteration finds a best move where there was none: a change.
+        assert!(close(held(1).factor(), TIME_UNSTABLE));
+        // Halfway through the steps, halfway between; at the end and beyond, stable.
+        let half = held(1 + TIME_STABILITY_STEPS / 2).factor();
+        assert!(close(half, (TIME_UNSTABLE + TIME_STABLE) / 2.0), "{half}");
+        assert!(close(held(1 + TIME_STABILITY_STEPS).factor(), TIME_STABLE));
+        assert!(close(held(5 + TIME_STABILITY_STEPS).factor(), TIME_STABLE));
+        // A new best move starts over.
+        let mut clock = held(1 + TIME_STABILITY_STEPS);
+        clock.iteration_done(Move::from_bits(2).expect("a move"), 20);
+        assert_eq!(clock.stable, 0);
+        assert!(close(clock.factor(), TIME_UNSTABLE));
+    }
+
+    #[test]
+    fn time_use_grows_with_a_falling_score_up_to_its_cap() {
+        let best = Move::from_bits(1).expect("a move");
+        let mut clock = held(1 + TIME_STABILITY_STEPS);
+        // Half the fall scale: half the extra time.
+        clock.iteration_done(best, 20 - (TIME_FALL_SCALE / 2.0) as i32);
+        assert_eq!(clock.fall, (TIME_FALL_SCALE / 2.0) as i32);
+        let expected = TIME_STABLE * (1.0 + TIME_FALLING / 2.0);
+        assert!(close(clock.factor(), expected), "{}", clock.factor());
+        // Three times the scale: the whole extra time and no more.
+        clock.iteration_done(best, -10 - 3 * TIME_FALL_SCALE as i32);
+        assert!(close(clock.factor(), TIME_STABLE * (1.0 + TIME_FALLING)));
+        // A rising score is no fall.
+        clock.iteration_done(best, 500);
+        assert_eq!(clock.fall, 0);
+        assert!(close(clock.factor(), TIME_STABLE));
+    }
+
+    #[test]
+    fn helpers_spread_over_neighbouring_depths() {
+        // The first helper starts a ply ahead of the main thread and takes every other
+        // depth; the second takes the depths the first leaves out.
+        for depth in 1..40 {
+            assert_eq!(
+                skips_depth(1, depth),
+                depth % 2 == 1,
+                "helper 1, depth {depth}"
+            );
+            assert_eq!(
+                skips_depth(2, depth),
+                depth % 2 == 0,
+                "helper 2, depth {depth}"
+            );
+        }
+        // Every helper both searches and leaves out some depth of any six in a row, and
+        // at every depth some helper of the first eight searches and some leaves it out.
+        for id in 1..=16 {
+            for start in 1..30 {
+                let skipped = (start..start + 6).filter(|&d| skips_depth(id, d)).count();
+                assert!((1..6).contains(&skipped), "helper {id} from depth {start}");
+            }
+        }
+        for depth in 1..40 {
+            let searching = (1..=8).filter(|&id| !skips_depth(id, depth)).count();
+            assert!(
+                (1..8).contains(&searching),
+                "depth {depth}: {searching} helpers"
+            );
+        }
+    }
+
+    #[test]
+    fn mate_scores_are_stored_from_the_node_and_read_back_from_the_root() {
+        // Mate in 10 plies from the root, found at ply 4: 6 plies from the node.
+        assert_eq!(score_to_tt(MATE - 10, 4), MATE - 6);
+        assert_eq!(score_to_tt(-MATE + 10, 4), -MATE + 6);
+        // Read at ply 7, the same entry is mate 13 plies from the root.
+        assert_eq!(score_from_tt(MATE - 6, 7), MATE - 13);
+        assert_eq!(score_from_tt(-MATE + 6, 7), -MATE + 13);
+        // Other scores pass unchanged.
+        for score in [-MATE_BOUND + 1, -250, 0, 250, MATE_BOUND - 1] {
+            assert_eq!(score_to_tt(score, 9), score);
+            assert_eq!(score_from_tt(score, 9), score);
+        }
+    }
+}
