@@ -469,7 +469,9 @@ mod tests {
         assert_eq!(engine.hash_megabytes(), 2);
         engine.set_hash(2).expect("the same size again");
         assert_eq!(engine.hash_megabytes(), 2);
-        let err = engine.set_hash(usize::MAX / 2).expect_err("more than any machine has");
+        let err = engine
+            .set_hash(usize::MAX / 2)
+            .expect_err("more than any machine has");
         assert!(err.contains("stays at 2 MB"), "{err}");
         assert_eq!(engine.hash_megabytes(), 2);
     }
@@ -484,5 +486,86 @@ mod tests {
         assert!(table().probe(root).is_some(), "the root is stored");
         engine.clear_hash();
         assert!(table().probe(root).is_none(), "the root is forgotten");
+    }
+
+    /// The engine's thread ends with the engine: a handle kept past it asks in vain.
+    #[test]
+    fn a_handle_outliving_its_engine_starts_no_search() {
+        let engine = Engine::new();
+        let handle = engine.handle();
+        drop(engine);
+        let asked = handle.go(
+            &start("chess"),
+            Limits::depth(1),
+            Box::new(|_| {}),
+            Box::new(|_| {}),
+        );
+        assert!(asked.is_none());
+    }
+
+    /// From one search to the next in the same variant the table keeps what it learnt; a
+    /// search in another variant starts from an empty one.
+    #[test]
+    fn the_table_is_kept_within_a_variant_and_cleared_across() {
+        let engine = Engine::new();
+        let chess = start("chess");
+        let root = chess.position().hash();
+        engine.search(&chess, Limits::depth(4), Box::new(|_| {}));
+        let table = || Arc::clone(&engine.shared.lock().tt);
+        let mut later = chess.clone();
+        let first = later.position().legal_moves()[0];
+        later.play(first).expect("a legal move");
+        engine.search(&later, Limits::depth(2), Box::new(|_| {}));
+        assert!(table().probe(root).is_some(), "kept within chess");
+        engine.search(&start("magi"), Limits::depth(1), Box::new(|_| {}));
+        assert!(table().probe(root).is_none(), "cleared for magi");
+    }
+
+    /// A weakened engine that plays another line than the search's best gives that line's
+    /// score and no ponder move (the best line's reply would not answer it); when it plays
+    /// the best line, the search's result stands, ponder move and all.
+    #[test]
+    fn a_weakened_choice_reports_its_own_line() {
+        let engine = Engine::new();
+        engine.set_options(|o| o.skill = Some(0.0));
+        let game = start("chess");
+        let (mut other, mut same) = (false, false);
+        for _ in 0..200 {
+            let reports = Arc::new(Mutex::new(Vec::<Report>::new()));
+            let heard = Arc::clone(&reports);
+            let result = engine.search(
+                &game,
+                Limits::depth(3),
+                Box::new(move |r: &Report| heard.lock().unwrap().push(r.clone())),
+            );
+            let reports = reports.lock().unwrap();
+            let deepest = reports
+                .iter()
+                .filter(|r| r.bound.is_none())
+                .map(|r| r.depth)
+                .max()
+                .expect("complete lines");
+            let lines: Vec<&Report> = reports
+                .iter()
+                .filter(|r| r.depth == deepest && r.bound.is_none())
+                .collect();
+            let best = lines.iter().find(|r| r.multipv == 1).expect("a first line");
+            let chosen = lines
+                .iter()
+                .find(|r| r.pv[0] == result.best)
+                .expect("the move played is one of the lines");
+            if result.best == best.pv[0] {
+                same = true;
+                assert_eq!(result.ponder, best.pv.get(1).copied());
+            } else {
+                other = true;
+                assert_eq!(result.ponder, None);
+                assert_eq!(result.score, chosen.score);
+            }
+            if other && same {
+                return;
+            }
+        }
+        panic!("in 200 searches at level 0: another line {other}, the best line {same}");
     }
 }

@@ -74,4 +74,19 @@ mod tests {
         assert_eq!(cache.get(b), Some(-7));
         assert_eq!(cache.get(a), None);
     }
+
+    /// A new game or variant starts from an empty cache: positions of two variants may
+    /// share a hash.
+    #[test]
+    fn a_cleared_cache_forgets_everything() {
+        let mut cache = EvalCache::default();
+        let keys = [0x1234_5678_9abc_def0u64, 0xfedc_ba98_7654_3210];
+        for (i, &k) in keys.iter().enumerate() {
+            cache.put(k, i as i32 + 1);
+        }
+        cache.clear();
+        for k in keys {
+            assert_eq!(cache.get(k), None);
+        }
+    }
 }

@@ -251,3 +251,61 @@ pub fn victim_kind<B: Bitboard>(pos: &Position<B>, m: Move) -> Option<usize> {
             .map(|p| p.kind().index()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{AnyPosition, Square};
+    use crate::variant::Registry;
+
+    fn start(variant: &str) -> Position<u64> {
+        let v = Registry::builtin()
+            .get(variant)
+            .expect("a built-in variant");
+        match AnyPosition::from_fen(v, None).expect("the start") {
+            AnyPosition::Small(pos) => pos,
+            AnyPosition::Large(_) => unreachable!("an 8x8 or smaller board"),
+        }
+    }
+
+    /// Every piece of either side has its own code, and none is the empty square's.
+    #[test]
+    fn piece_codes_tell_every_piece_apart() {
+        for variant in ["chess", "deathmatch", "magician-chess"] {
+            let pos = start(variant);
+            let mut seen = std::collections::HashMap::new();
+            let squares = || (0..pos.layout().squares).map(|i| Square::new(i as _));
+            for sq in squares() {
+                let Some(p) = pos.piece_at(sq) else { continue };
+                let m = Move::new(sq, sq, MoveKind::Normal);
+                let code = PieceTo::of(&pos, m).piece;
+                assert_ne!(code, 0, "{variant}: {p:?}");
+                let owner = seen.entry(code).or_insert((p.color(), p.kind()));
+                assert_eq!(*owner, (p.color(), p.kind()), "{variant}: code {code}");
+            }
+            let empty = squares()
+                .find(|&sq| pos.piece_at(sq).is_none())
+                .expect("an empty square");
+            let m = Move::new(empty, empty, MoveKind::Normal);
+            assert_eq!(PieceTo::of(&pos, m).piece, 0);
+        }
+    }
+
+    /// Fitting the tables to the same board keeps what they learnt; to another board,
+    /// they are made anew at its size.
+    #[test]
+    fn fitting_keeps_the_tables_of_the_same_board() {
+        let mut h = Histories::default();
+        let chess = start("chess");
+        h.fit(&chess);
+        h.continuation[1] = 77;
+        h.fit(&chess);
+        assert_eq!(h.continuation[1], 77);
+        let small = start("magician-chess");
+        h.fit(&small);
+        assert_eq!(h.continuation[1], 0);
+        let piece_tos = h.codes * small.layout().squares;
+        assert_eq!(h.continuation.len(), piece_tos * piece_tos);
+        assert_eq!(h.squares, small.layout().squares);
+    }
+}

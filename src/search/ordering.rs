@@ -246,4 +246,31 @@ mod tests {
         );
         assert!(c4.iter().all(|&m| !tried.tried(m)), "another capture");
     }
+
+    /// A swap-in adds what the new piece is worth over the one it replaces, never less
+    /// than nothing.
+    #[test]
+    fn a_swap_in_gains_the_difference_in_worth() {
+        let variant = crate::variant::Registry::builtin();
+        let variant = variant.get("deathmatch").expect("deathmatch");
+        let pos = match crate::board::AnyPosition::from_fen(variant, None).expect("the start") {
+            crate::board::AnyPosition::Small(pos) => pos,
+            crate::board::AnyPosition::Large(_) => unreachable!("8x8"),
+        };
+        let layout = pos.layout();
+        let swaps: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.kind() == MoveKind::SwapIn)
+            .collect();
+        assert!(!swaps.is_empty());
+        let mut gained = false;
+        for m in swaps {
+            let old = pos.piece_at(m.from()).expect("a piece swapped out").kind();
+            let difference = layout.value(m.piece()) - layout.value(old);
+            assert_eq!(promotion_gain(&pos, m), difference.max(0), "{m:?}");
+            gained |= difference > 0;
+        }
+        assert!(gained, "some swap-in brings a piece worth more");
+    }
 }

@@ -178,4 +178,16 @@ pub(crate) mod tests {
         let pos = position("deathmatch", "4k3/8/8/4P3/3p4/1M6/7q/K7 b - - 0 1");
         assert!(see_ge(&pos, mv(&pos, "h2e5"), 100));
     }
+
+    #[test]
+    fn a_pawn_taken_en_passant_leaves_its_square() {
+        // exd6 e.p. takes the pawn on d5, which uncovers the Rook on d1 behind d6: Black's
+        // Rook cannot take back without losing itself, so the pawn is won.
+        let pos = position("chess", "3r2k1/8/8/3pP3/8/8/8/3R3K w - d6 0 1");
+        assert!(see_ge(&pos, mv(&pos, "e5d6"), 100));
+        // Without the Rook on d1, Rxd6 wins the pawn back.
+        let pos = position("chess", "3r2k1/8/8/3pP3/8/8/8/7K w - d6 0 1");
+        assert!(see_ge(&pos, mv(&pos, "e5d6"), 0));
+        assert!(!see_ge(&pos, mv(&pos, "e5d6"), 1));
+    }
 }
