@@ -296,4 +296,40 @@ mod tests {
         assert_eq!(c.lines()[1].score, 20);
         assert_eq!(internal(Score::Mate(1)), super::super::MATE - 1);
     }
+
+    #[test]
+    fn the_depth_grows_from_one_ply_to_twenty() {
+        assert_eq!(depth_cap(0.0), 1);
+        assert_eq!(depth_cap(4.4), 5);
+        assert_eq!(depth_cap(19.0), 20);
+        // Beyond the levels' range the cap stays at its ends.
+        assert_eq!(depth_cap(19.9), 20);
+        assert_eq!(depth_cap(MAX_SKILL + 5.0), 20);
+        assert_eq!(depth_cap(-3.0), 1);
+    }
+
+    #[test]
+    fn the_noise_halves_halfway_to_full_strength() {
+        // At level 10 the noise is half level 0's: a full draw lifts a line by 125 cp.
+        let l = lines(&[0, -120, -130]);
+        let draws = |lifted: usize| {
+            let mut i = 0;
+            move || {
+                i += 1;
+                if i == lifted { 1.0 } else { 0.0 }
+            }
+        };
+        assert_eq!(choose(&l, 10.0, draws(2)), Some(mv(1)));
+        assert_eq!(choose(&l, 10.0, draws(3)), Some(mv(0)));
+    }
+
+    /// Reported scores come back to the scale they were reported from.
+    #[test]
+    fn reported_scores_return_to_the_internal_scale() {
+        use super::super::MATE;
+        for internal_score in [MATE - 1, MATE - 5, -MATE, -MATE + 2, -MATE + 6, 0, 35, -35] {
+            let reported = Score::from_internal(internal_score);
+            assert_eq!(internal(reported), internal_score, "{reported:?}");
+        }
+    }
 }

@@ -22,3 +22,14 @@ impl ThreadData {
         self.eval_cache.clear();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_thread_has_its_tables() {
+        assert_eq!(ThreadData::fresh(3).len(), 3);
+        assert_eq!(ThreadData::fresh(0).len(), 1);
+    }
+}

@@ -509,6 +509,10 @@ mod tests {
         assert!(e.contains("out of memory"), "{e}");
     }
 
+    /// The tests that read the resident size take turns, so that one's table does not
+    /// show in the other's figures.
+    static RESIDENT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
     fn resident_kb() -> Option<usize> {
         let status = std::fs::read_to_string("/proc/self/status").ok()?;
         let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
@@ -519,6 +523,7 @@ mod tests {
     fn a_table_is_committed_when_made_and_cleared_at_once() {
         // 256 MB: the process holds all of it once the table is made (where the system tells
         // the resident size), so no search pays for first touches.
+        let _turn = RESIDENT.lock().unwrap_or_else(|e| e.into_inner());
         let before = resident_kb();
         let tt = TranspositionTable::new(256).unwrap();
         if let (Some(before), Some(after)) = (before, resident_kb()) {
@@ -537,5 +542,57 @@ mod tests {
         assert!(tt.probe(42).is_none(), "cleared");
         tt.store(42, Entry { score: 8, ..e });
         assert_eq!(tt.probe(42).unwrap().score, 8);
+    }
+
+    /// A table given up gives its memory back (`setoption Hash` may replace it many times).
+    #[test]
+    fn a_dropped_table_gives_its_memory_back() {
+        // Other tests' tables come and go meanwhile: of three rounds, one at least must
+        // end where it began; a table kept would add 128 MB to every round.
+        let _turn = RESIDENT.lock().unwrap_or_else(|e| e.into_inner());
+        let mut growth = Vec::new();
+        for _ in 0..3 {
+            let Some(before) = resident_kb() else {
+                return;
+            };
+            drop(TranspositionTable::new(128).unwrap());
+            growth.push(resident_kb().expect("read before").saturating_sub(before));
+        }
+        let least = growth.iter().min().copied().unwrap_or(0);
+        assert!(least < 64 * 1024, "kB kept after each round: {growth:?}");
+    }
+
+    /// Every clear forgets: entries of before the last clear and of before the one before.
+    #[test]
+    fn clearing_again_forgets_again() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let e = entry(5, 11);
+        tt.store(1, e);
+        tt.clear();
+        tt.store(2, e);
+        tt.clear();
+        assert!(tt.probe(1).is_none() && tt.probe(2).is_none());
+    }
+
+    /// After a clear the forgotten entries are the first replaced, however deep: four new
+    /// shallow positions all find a slot in a bucket full of deep old ones.
+    #[test]
+    fn cleared_entries_make_way_first() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let base = 0x7654_3210_0000_0000u64;
+        for i in 1..=4 {
+            tt.store(base + i, entry(30, 0));
+        }
+        tt.clear();
+        for i in 5..=8 {
+            tt.store(base + i, entry(1, i as i32));
+        }
+        for i in 5..=8 {
+            assert_eq!(
+                tt.probe(base + i).map(|e| e.score),
+                Some(i as i32),
+                "key {i}"
+            );
+        }
     }
 }
