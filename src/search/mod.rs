@@ -363,7 +363,7 @@ pub fn think<B: Bitboard>(
 const SEARCH_STACK: usize = 64 << 20;
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A mate found `plies` plies from the root scores `MATE - plies`; being mated there,
@@ -384,7 +384,7 @@ mod tests {
     }
 
     /// A search's shared state, begun `ago` before now, with a hard limit of `hard`.
-    fn shared<'a>(
+    pub(crate) fn shared<'a>(
         tt: &'a TranspositionTable,
         control: &'a SearchControl,
         limits: Limits,

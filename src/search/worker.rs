@@ -1303,4 +1303,65 @@ mod tests {
             assert_eq!(score_from_tt(score, 9), score);
         }
     }
+
+    /// Chess with its own stalemate rule, as a variant file could give it.
+    fn chess_where_stalemate_is(outcome: &str) -> Position<u64> {
+        let text = include_str!("../../variants/chess.toml").replace(
+            "stalemate = \"draw\"",
+            &format!("stalemate = \"{outcome}\""),
+        );
+        let variant = crate::variant::parse_variant(&text, "chess.toml").expect("sound");
+        let variant: &'static _ = Box::leak(Box::new(variant));
+        match crate::board::AnyPosition::from_fen(variant, None).expect("the start") {
+            crate::board::AnyPosition::Small(pos) => pos,
+            crate::board::AnyPosition::Large(_) => unreachable!("8x8"),
+        }
+    }
+
+    /// A stalemate at ply 3 scores as the variant says: a draw (less the bonus the options
+    /// give it), or a loss or a win in 3 plies for the side stalemated.
+    #[test]
+    fn a_stalemate_scores_as_the_variant_says() {
+        use super::super::tests::shared;
+        let tt = crate::search::tt::TranspositionTable::with_buckets(1);
+        let control = super::super::SearchControl::default();
+        let mut state = shared(
+            &tt,
+            &control,
+            Default::default(),
+            Duration::MAX,
+            Duration::ZERO,
+        );
+        state.options.stalemate_bonus = 7;
+        for (outcome, score) in [("draw", -7), ("loss", 3 - MATE), ("win", MATE - 3)] {
+            let pos = chess_where_stalemate_is(outcome);
+            let mut data = ThreadData::default();
+            let worker = Worker::new(0, &state, &mut data, &pos, &[]);
+            assert_eq!(worker.stalemate_score(&pos, 3), score, "{outcome}");
+        }
+    }
+
+    /// Each thread publishes its nodes and looks at the stop conditions once every
+    /// CHECK_EVERY nodes; the clock stops the main thread alone.
+    #[test]
+    fn the_clock_is_read_every_so_often_by_the_main_thread() {
+        use super::super::tests::shared;
+        let tt = crate::search::tt::TranspositionTable::with_buckets(1);
+        let control = super::super::SearchControl::default();
+        let second = Duration::from_secs(1);
+        let state = shared(&tt, &control, Default::default(), second / 10, second);
+        let pos = chess_where_stalemate_is("draw");
+        for id in [0, 1] {
+            let mut data = ThreadData::default();
+            let mut worker = Worker::new(id, &state, &mut data, &pos, &[]);
+            for _ in 1..CHECK_EVERY {
+                worker.count_node();
+            }
+            assert!(!worker.stopped, "thread {id} looked too early");
+            worker.count_node();
+            assert_eq!(worker.stopped, id == 0, "thread {id}");
+            let published = state.nodes.load(Ordering::Relaxed);
+            assert_eq!(published, CHECK_EVERY * (id as u64 + 1));
+        }
+    }
 }
