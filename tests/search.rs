@@ -556,3 +556,39 @@ fn the_bench_signature_is_pinned() {
         "the README should give the signature as 'signature {grouped} nodes'"
     );
 }
+
+/// A depth beyond the deepest the search can go is searched to the deepest, no further.
+/// (Every move here reaches the 50-move limit without mating: each iteration is tiny.)
+#[test]
+fn a_depth_beyond_the_deepest_stops_at_the_deepest() {
+    let pos = position("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
+    let limits = Limits {
+        depth: Some(10_000),
+        ..Limits::default()
+    };
+    let result = search(&pos, &[], limits, 1);
+    assert_eq!(result.depth, magus::search::ordering::MAX_PLY as i32 - 1);
+}
+
+/// When an aspiration window fails, the main thread says so: over the bench positions some
+/// line is reported as a bound.
+#[test]
+fn failed_aspiration_windows_are_reported_as_bounds() {
+    let registry = Registry::builtin();
+    let bounds = std::sync::atomic::AtomicUsize::new(0);
+    for &(name, fen) in magus::search::bench::POSITIONS {
+        let variant = registry.get(name).unwrap();
+        let fen = (fen != "startpos").then_some(fen);
+        let pos = AnyPosition::from_fen(variant, fen).unwrap();
+        let tt = TranspositionTable::new(16).unwrap();
+        let options = SearchOptions::default();
+        let control = SearchControl::default();
+        let count = |r: &magus::search::Report| {
+            if r.bound.is_some() {
+                bounds.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        };
+        with_position!(&pos, p => think(p, &[], &Limits::depth(8), &options, &tt, &control, &mut ThreadData::fresh(1), &count));
+    }
+    assert!(bounds.into_inner() > 0, "no line reported as a bound");
+}

@@ -1364,4 +1364,52 @@ mod tests {
             assert_eq!(published, CHECK_EVERY * (id as u64 + 1));
         }
     }
+
+    /// The move that reaches the limit draws (unless it mates); one short of it, nothing.
+    #[test]
+    fn the_fifty_move_rule_draws_at_the_limit_itself() {
+        use super::super::tests::shared;
+        let tt = crate::search::tt::TranspositionTable::with_buckets(1);
+        let control = super::super::SearchControl::default();
+        let state = shared(
+            &tt,
+            &control,
+            Default::default(),
+            Duration::MAX,
+            Duration::ZERO,
+        );
+        let chess = crate::variant::Registry::builtin();
+        let chess: &'static _ = Box::leak(Box::new(chess.get("chess").expect("chess").clone()));
+        let at = |clock: u32| {
+            let fen = format!("4k3/8/8/8/8/8/8/R3K3 w - - {clock} 80");
+            match crate::board::AnyPosition::from_fen(chess, Some(&fen)).expect("sound") {
+                crate::board::AnyPosition::Small(pos) => pos,
+                crate::board::AnyPosition::Large(_) => unreachable!("8x8"),
+            }
+        };
+        let (short, reached) = (at(99), at(100));
+        let mut data = ThreadData::default();
+        let worker = Worker::new(0, &state, &mut data, &reached, &[]);
+        assert_eq!(worker.fifty_move_score(&short, 2), None);
+        assert_eq!(worker.fifty_move_score(&reached, 2), Some(0));
+    }
+
+    /// A helper ends on the last depth it does not skip: helper 1 leaves out odd depths,
+    /// helper 2 even ones.
+    #[test]
+    fn a_helper_searches_up_to_the_limit_skipping_its_depths() {
+        use super::super::tests::shared;
+        let tt = crate::search::tt::TranspositionTable::with_buckets(1024);
+        let control = super::super::SearchControl::default();
+        let limits = super::super::time::Limits::depth(5);
+        let state = shared(&tt, &control, limits, Duration::MAX, Duration::ZERO);
+        let pos = chess_where_stalemate_is("draw");
+        let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
+        for (id, last) in [(1, 4), (2, 5)] {
+            let mut data = ThreadData::default();
+            let mut worker = Worker::new(id, &state, &mut data, &pos, &[]);
+            let result = worker.iterate(&pos, &legal, Role::Helper, &|_| {});
+            assert_eq!(result.depth, last, "helper {id}");
+        }
+    }
 }
