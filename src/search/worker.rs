@@ -1412,4 +1412,66 @@ mod tests {
             assert_eq!(result.depth, last, "helper {id}");
         }
     }
+
+    /// On a clock no iteration starts after six tenths of the planned time (the soft limit
+    /// times the factor), nor after the hard limit; a fixed time per move is used to its end;
+    /// pondering and infinite searches go on; a mate within the distance asked for ends it.
+    #[test]
+    fn iterations_end_when_the_next_would_not_end_in_time() {
+        use super::super::tests::shared;
+        use super::super::time::{Budget, Limits};
+        use super::super::{SearchControl, SearchResult};
+        let tt = crate::search::tt::TranspositionTable::with_buckets(1);
+        let pos = chess_where_stalemate_is("draw");
+        let ms = Duration::from_millis;
+        let result = |score| SearchResult {
+            best: Move::NULL,
+            ponder: None,
+            score,
+            depth: 5,
+            nodes: 0,
+        };
+        let level = result(Score::Centipawns(0));
+        let done =
+            |limits: &Limits, ponder: bool, elapsed: u64, factor: f64, best: &SearchResult| {
+                let control = SearchControl::new(ponder);
+                let mut state = shared(&tt, &control, limits.clone(), ms(4000), ms(elapsed));
+                state.budget = Budget {
+                    soft: ms(1000),
+                    hard: ms(4000),
+                };
+                let mut data = ThreadData::default();
+                let worker = Worker::new(0, &state, &mut data, &pos, &[]);
+                worker.iterations_done(best, factor)
+            };
+        let clock = Limits {
+            time_left: Some(ms(60_000)),
+            ..Limits::default()
+        };
+        assert!(!done(&clock, false, 500, 1.0, &level));
+        assert!(done(&clock, false, 700, 1.0, &level));
+        assert!(!done(&clock, false, 1100, 2.0, &level));
+        assert!(done(&clock, false, 1300, 2.0, &level));
+        assert!(done(&clock, false, 350, 0.5, &level));
+        assert!(done(&clock, false, 4100, 10.0, &level));
+        let fixed = Limits {
+            movetime: Some(ms(4000)),
+            ..Limits::default()
+        };
+        assert!(!done(&fixed, false, 3900, 1.0, &level));
+        assert!(done(&fixed, false, 4100, 1.0, &level));
+        assert!(!done(&clock, true, 3000, 1.0, &level));
+        let infinite = Limits {
+            infinite: true,
+            ..clock.clone()
+        };
+        assert!(!done(&infinite, false, 3000, 1.0, &level));
+        let mate = Limits {
+            mate_in: Some(3),
+            ..Limits::default()
+        };
+        assert!(done(&mate, false, 0, 1.0, &result(Score::Mate(3))));
+        assert!(!done(&mate, false, 0, 1.0, &result(Score::Mate(4))));
+        assert!(!done(&mate, false, 0, 1.0, &result(Score::Mate(-2))));
+    }
 }
