@@ -592,3 +592,34 @@ fn failed_aspiration_windows_are_reported_as_bounds() {
     }
     assert!(bounds.into_inner() > 0, "no line reported as a bound");
 }
+
+/// With several lines, the last iteration reports distinct moves, one per line, and the
+/// move played is the first line's.
+#[test]
+fn several_lines_report_distinct_moves() {
+    let pos = position(
+        "chess",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    );
+    let tt = TranspositionTable::new(16).unwrap();
+    let options = SearchOptions {
+        multipv: 3,
+        ..SearchOptions::default()
+    };
+    let control = SearchControl::default();
+    let reports = std::sync::Mutex::new(Vec::new());
+    let keep = |r: &magus::search::Report| reports.lock().unwrap().push(r.clone());
+    let result = with_position!(&pos, p => think(p, &[], &Limits::depth(6), &options, &tt, &control, &mut ThreadData::fresh(1), &keep));
+    let reports = reports.into_inner().unwrap();
+    let last: Vec<_> = reports
+        .iter()
+        .filter(|r| r.depth == 6 && r.bound.is_none())
+        .collect();
+    assert_eq!(
+        last.iter().map(|r| r.multipv).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+    let moves: std::collections::HashSet<Move> = last.iter().map(|r| r.pv[0]).collect();
+    assert_eq!(moves.len(), 3);
+    assert_eq!(result.best, last[0].pv[0]);
+}
