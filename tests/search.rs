@@ -20,13 +20,24 @@ fn position(variant: &str, fen: &str) -> AnyPosition {
 }
 
 fn search(pos: &AnyPosition, history: &[u64], limits: Limits, threads: usize) -> SearchResult {
-    let tt = TranspositionTable::new(16).unwrap();
     let options = SearchOptions {
         threads,
         ..SearchOptions::default()
     };
+    search_reporting(pos, history, &limits, &options, &|_| {})
+}
+
+/// A search with a fresh 16 MB table, its progress told to `report`.
+fn search_reporting(
+    pos: &AnyPosition,
+    history: &[u64],
+    limits: &Limits,
+    options: &SearchOptions,
+    report: &(dyn Fn(&magus::search::Report) + Sync),
+) -> SearchResult {
+    let tt = TranspositionTable::new(16).unwrap();
     let control = SearchControl::default();
-    with_position!(pos, p => think(p, history, &limits, &options, &tt, &control, &mut ThreadData::fresh(options.threads), &|_| {}))
+    with_position!(pos, p => think(p, history, limits, options, &tt, &control, &mut ThreadData::fresh(options.threads), report))
 }
 
 /// Can the side to move force mate within `moves` of its moves? Plain minimax over every
@@ -580,15 +591,18 @@ fn failed_aspiration_windows_are_reported_as_bounds() {
         let variant = registry.get(name).unwrap();
         let fen = (fen != "startpos").then_some(fen);
         let pos = AnyPosition::from_fen(variant, fen).unwrap();
-        let tt = TranspositionTable::new(16).unwrap();
-        let options = SearchOptions::default();
-        let control = SearchControl::default();
         let count = |r: &magus::search::Report| {
             if r.bound.is_some() {
                 bounds.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
         };
-        with_position!(&pos, p => think(p, &[], &Limits::depth(8), &options, &tt, &control, &mut ThreadData::fresh(1), &count));
+        search_reporting(
+            &pos,
+            &[],
+            &Limits::depth(8),
+            &SearchOptions::default(),
+            &count,
+        );
     }
     assert!(bounds.into_inner() > 0, "no line reported as a bound");
 }
@@ -601,15 +615,13 @@ fn several_lines_report_distinct_moves() {
         "chess",
         "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
     );
-    let tt = TranspositionTable::new(16).unwrap();
     let options = SearchOptions {
         multipv: 3,
         ..SearchOptions::default()
     };
-    let control = SearchControl::default();
     let reports = std::sync::Mutex::new(Vec::new());
     let keep = |r: &magus::search::Report| reports.lock().unwrap().push(r.clone());
-    let result = with_position!(&pos, p => think(p, &[], &Limits::depth(6), &options, &tt, &control, &mut ThreadData::fresh(1), &keep));
+    let result = search_reporting(&pos, &[], &Limits::depth(6), &options, &keep);
     let reports = reports.into_inner().unwrap();
     let last: Vec<_> = reports
         .iter()

@@ -255,18 +255,8 @@ pub fn victim_kind<B: Bitboard>(pos: &Position<B>, m: Move) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{AnyPosition, Square};
-    use crate::variant::Registry;
-
-    fn start(variant: &str) -> Position<u64> {
-        let v = Registry::builtin()
-            .get(variant)
-            .expect("a built-in variant");
-        match AnyPosition::from_fen(v, None).expect("the start") {
-            AnyPosition::Small(pos) => pos,
-            AnyPosition::Large(_) => unreachable!("an 8x8 or smaller board"),
-        }
-    }
+    use crate::board::Square;
+    use crate::search::see::tests::start;
 
     /// Every piece of either side has its own code, and none is the empty square's.
     #[test]

@@ -251,12 +251,7 @@ mod tests {
     /// than nothing.
     #[test]
     fn a_swap_in_gains_the_difference_in_worth() {
-        let variant = crate::variant::Registry::builtin();
-        let variant = variant.get("deathmatch").expect("deathmatch");
-        let pos = match crate::board::AnyPosition::from_fen(variant, None).expect("the start") {
-            crate::board::AnyPosition::Small(pos) => pos,
-            crate::board::AnyPosition::Large(_) => unreachable!("8x8"),
-        };
+        let pos = crate::search::see::tests::start("deathmatch");
         let layout = pos.layout();
         let swaps: Vec<Move> = pos
             .legal_moves()

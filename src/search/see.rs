@@ -115,6 +115,15 @@ pub(crate) mod tests {
         }
     }
 
+    /// A built-in 8x8 (or smaller) variant's start position.
+    pub(crate) fn start(variant: &str) -> Position<u64> {
+        let variant = Registry::builtin().get(variant).unwrap();
+        match AnyPosition::from_fen(variant, None).unwrap() {
+            AnyPosition::Small(pos) => pos,
+            AnyPosition::Large(_) => unreachable!("8x8 fits 64 bits"),
+        }
+    }
+
     /// The legal move from the first square to the second (named as in `e2e4`).
     fn mv(pos: &Position<u64>, text: &str) -> Move {
         let dims = pos.layout().dims;

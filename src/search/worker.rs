@@ -1207,6 +1207,7 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::see::tests::{position, start};
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-9
@@ -1350,7 +1351,7 @@ mod tests {
         let control = super::super::SearchControl::default();
         let second = Duration::from_secs(1);
         let state = shared(&tt, &control, Default::default(), second / 10, second);
-        let pos = chess_where_stalemate_is("draw");
+        let pos = start("chess");
         for id in [0, 1] {
             let mut data = ThreadData::default();
             let mut worker = Worker::new(id, &state, &mut data, &pos, &[]);
@@ -1378,15 +1379,7 @@ mod tests {
             Duration::MAX,
             Duration::ZERO,
         );
-        let chess = crate::variant::Registry::builtin();
-        let chess: &'static _ = Box::leak(Box::new(chess.get("chess").expect("chess").clone()));
-        let at = |clock: u32| {
-            let fen = format!("4k3/8/8/8/8/8/8/R3K3 w - - {clock} 80");
-            match crate::board::AnyPosition::from_fen(chess, Some(&fen)).expect("sound") {
-                crate::board::AnyPosition::Small(pos) => pos,
-                crate::board::AnyPosition::Large(_) => unreachable!("8x8"),
-            }
-        };
+        let at = |clock: u32| position("chess", &format!("4k3/8/8/8/8/8/8/R3K3 w - - {clock} 80"));
         let (short, reached) = (at(99), at(100));
         let mut data = ThreadData::default();
         let worker = Worker::new(0, &state, &mut data, &reached, &[]);
@@ -1403,7 +1396,7 @@ mod tests {
         let control = super::super::SearchControl::default();
         let limits = super::super::time::Limits::depth(5);
         let state = shared(&tt, &control, limits, Duration::MAX, Duration::ZERO);
-        let pos = chess_where_stalemate_is("draw");
+        let pos = start("chess");
         let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
         for (id, last) in [(1, 4), (2, 5)] {
             let mut data = ThreadData::default();
@@ -1422,7 +1415,7 @@ mod tests {
         use super::super::time::{Budget, Limits};
         use super::super::{SearchControl, SearchResult};
         let tt = crate::search::tt::TranspositionTable::with_buckets(1);
-        let pos = chess_where_stalemate_is("draw");
+        let pos = start("chess");
         let ms = Duration::from_millis;
         let result = |score| SearchResult {
             best: Move::NULL,
