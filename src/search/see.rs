@@ -199,4 +199,17 @@ pub(crate) mod tests {
         assert!(see_ge(&pos, mv(&pos, "e5d6"), 0));
         assert!(!see_ge(&pos, mv(&pos, "e5d6"), 1));
     }
+
+    #[test]
+    fn a_move_with_nothing_to_move_gains_nothing() {
+        // A move from an empty square (one the position does not have, as a stale move
+        // from another position could be) neither wins nor loses material.
+        let pos = start("chess");
+        let dims = pos.layout().dims;
+        let square = |name| dims.parse_square(name).unwrap();
+        let empty = Move::new(square("e3"), square("e4"), MoveKind::Normal);
+        assert!(see_ge(&pos, empty, 0));
+        assert!(see_ge(&pos, empty, -50));
+        assert!(!see_ge(&pos, empty, 1));
+    }
 }

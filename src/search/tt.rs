@@ -316,8 +316,8 @@ impl TranspositionTable {
         let generation = (self.generation.load(Ordering::Relaxed) & 0x3F) as u8;
         let salted = key ^ self.salt.load(Ordering::Relaxed);
         let bucket = &self.bucket(key).0;
-        // The slot that holds this position already, or else the least useful one: empty,
-        // then written by an older search, then the shallowest.
+        // The slot that holds this position already, or else the least useful one (the first
+        // of equals): empty, then written by an older search, then the shallowest.
         let mut target = &bucket[0];
         let mut target_worth = i32::MAX;
         let mut same_position = false;
@@ -594,5 +594,103 @@ mod tests {
                 "key {i}"
             );
         }
+    }
+
+    /// Writes slot `slot` of bucket `bucket` directly, as `store` would for `key`.
+    fn put(
+        tt: &TranspositionTable,
+        bucket: usize,
+        slot: usize,
+        key: u64,
+        e: Entry,
+        generation: u8,
+    ) {
+        let salted = key ^ tt.salt.load(Ordering::Relaxed);
+        let data = pack(&e, generation);
+        let slot = &tt.buckets()[bucket].0[slot];
+        slot.data.store(data, Ordering::Relaxed);
+        slot.check.store(data ^ salted, Ordering::Relaxed);
+    }
+
+    /// An empty slot is taken before an old search's entry, even one of depth 0.
+    #[test]
+    fn an_empty_slot_goes_before_any_entry() {
+        let tt = TranspositionTable::with_buckets(1);
+        tt.store(1, entry(0, 10));
+        tt.new_search();
+        tt.store(2, entry(0, 20));
+        assert_eq!(tt.probe(1).map(|e| e.score), Some(10));
+        assert_eq!(tt.probe(2).map(|e| e.score), Some(20));
+    }
+
+    /// Of equally useful slots, the first is replaced.
+    #[test]
+    fn of_equal_slots_the_first_is_replaced() {
+        let tt = TranspositionTable::with_buckets(1);
+        for (slot, depth) in [3, 3, 5, 5].into_iter().enumerate() {
+            put(&tt, 0, slot, 100 + slot as u64, entry(depth, 0), 0);
+        }
+        tt.store(200, entry(4, 7));
+        assert_eq!(tt.probe(200).map(|e| e.score), Some(7));
+        assert!(tt.probe(100).is_none(), "the first shallow entry goes");
+        for key in 101..=103 {
+            assert!(tt.probe(key).is_some(), "key {key} stays");
+        }
+    }
+
+    /// `hashfull` is the permille of entries written by the current search among the first
+    /// 250 buckets (all of them in a smaller table); empty slots and older entries do not
+    /// count, nor does anything beyond the sample.
+    #[test]
+    fn hashfull_counts_the_current_searchs_entries_in_its_sample() {
+        let tt = TranspositionTable::with_buckets(400);
+        for _ in 0..3 {
+            tt.new_search();
+        }
+        assert_eq!(tt.hashfull(), 0);
+        let fill = |buckets: std::ops::Range<usize>, generation: u8| {
+            for bucket in buckets {
+                for slot in 0..SLOTS_PER_BUCKET {
+                    put(&tt, bucket, slot, bucket as u64, entry(1, 0), generation);
+                }
+            }
+        };
+        fill(0..125, 3);
+        fill(125..150, 2);
+        fill(300..400, 3);
+        assert_eq!(tt.hashfull(), 500);
+        let small = TranspositionTable::with_buckets(10);
+        small.new_search();
+        for bucket in 0..10 {
+            put(&small, bucket, bucket % SLOTS_PER_BUCKET, 1, entry(1, 0), 1);
+        }
+        assert_eq!(small.hashfull(), 250);
+    }
+
+    /// On Linux the memory a table may take is what the system has available less a
+    /// reserve of 256 MB for the rest of the engine.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_memory_available_keeps_a_reserve() {
+        let read = || -> usize {
+            let info = std::fs::read_to_string("/proc/meminfo").unwrap();
+            let line = info
+                .lines()
+                .find(|l| l.starts_with("MemAvailable:"))
+                .unwrap();
+            line.split_whitespace()
+                .nth(1)
+                .unwrap()
+                .parse::<usize>()
+                .unwrap()
+                * 1024
+        };
+        let before = read();
+        let ours = available_memory().expect("Linux tells the memory available");
+        let after = read();
+        let (reserve, slack) = (256usize << 20, 32usize << 20);
+        let low = before.min(after).saturating_sub(reserve + slack);
+        let high = before.max(after) - reserve + slack;
+        assert!((low..=high).contains(&ours), "{low} <= {ours} <= {high}");
     }
 }

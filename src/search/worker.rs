@@ -1467,4 +1467,35 @@ mod tests {
         assert!(!done(&mate, false, 0, 1.0, &result(Score::Mate(4))));
         assert!(!done(&mate, false, 0, 1.0, &result(Score::Mate(-2))));
     }
+
+    /// The correction history moves the static evaluation by what searches found in
+    /// positions with the same pawns: up where they found more, down where they found less.
+    #[test]
+    fn the_correction_history_moves_the_evaluation_its_way() {
+        use super::super::tests::shared;
+        let tt = crate::search::tt::TranspositionTable::with_buckets(1);
+        let control = super::super::SearchControl::default();
+        let state = shared(
+            &tt,
+            &control,
+            Default::default(),
+            Duration::MAX,
+            Duration::ZERO,
+        );
+        let pos = position("chess", "4k3/pp6/8/8/8/8/5PPP/4K3 w - - 0 1");
+        let key = pawn_key(&pos);
+        for found in [400, -400] {
+            let mut data = ThreadData::default();
+            data.histories.fit(&pos);
+            data.histories
+                .update_correction(pos.side(), key, 15, 0, found);
+            let correction = data.histories.correction(pos.side(), key);
+            assert_eq!(correction.signum(), found.signum(), "found {found}");
+            let mut worker = Worker::new(0, &state, &mut data, &pos, &[]);
+            let (raw, corrected, looked_up) = worker.corrected_eval(&pos);
+            assert_eq!(looked_up, key);
+            assert_ne!(raw, 0, "a position the evaluation does not call level");
+            assert_eq!(corrected, raw + correction, "found {found}");
+        }
+    }
 }
