@@ -607,10 +607,11 @@ fn failed_aspiration_windows_are_reported_as_bounds() {
     assert!(bounds.into_inner() > 0, "no line reported as a bound");
 }
 
-/// With several lines, the last iteration reports distinct moves, one per line, and the
-/// move played is the first line's.
+/// With several lines, every iteration ends with distinct moves, one per line, best first
+/// (in this position a later line of depth 6 outscores the first as searched: the lines are
+/// sorted again, and the moved ones reported again), and the move played is the first line's.
 #[test]
-fn several_lines_report_distinct_moves() {
+fn several_lines_report_distinct_moves_best_first() {
     let pos = position(
         "chess",
         "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
@@ -623,15 +624,31 @@ fn several_lines_report_distinct_moves() {
     let keep = |r: &magus::search::Report| reports.lock().unwrap().push(r.clone());
     let result = search_reporting(&pos, &[], &Limits::depth(6), &options, &keep);
     let reports = reports.into_inner().unwrap();
-    let last: Vec<_> = reports
-        .iter()
-        .filter(|r| r.depth == 6 && r.bound.is_none())
-        .collect();
-    assert_eq!(
-        last.iter().map(|r| r.multipv).collect::<Vec<_>>(),
-        [1, 2, 3]
-    );
-    let moves: std::collections::HashSet<Move> = last.iter().map(|r| r.pv[0]).collect();
-    assert_eq!(moves.len(), 3);
-    assert_eq!(result.best, last[0].pv[0]);
+    for depth in 1..=6 {
+        // The last exact report of each line at this depth.
+        let mut lines = [None, None, None];
+        for r in reports
+            .iter()
+            .filter(|r| r.depth == depth && r.bound.is_none())
+        {
+            lines[r.multipv - 1] = Some((r.score, r.pv[0]));
+        }
+        let lines: Vec<_> = lines
+            .iter()
+            .map(|l| l.unwrap_or_else(|| panic!("a line missing at depth {depth}")))
+            .collect();
+        let moves: std::collections::HashSet<Move> = lines.iter().map(|l| l.1).collect();
+        assert_eq!(moves.len(), 3, "depth {depth}: {lines:?}");
+        let cp = |s: Score| match s {
+            Score::Centipawns(cp) => cp,
+            Score::Mate(_) => panic!("no mate here"),
+        };
+        assert!(
+            lines.windows(2).all(|w| cp(w[0].0) >= cp(w[1].0)),
+            "depth {depth}: {lines:?}"
+        );
+        if depth == 6 {
+            assert_eq!(result.best, lines[0].1);
+        }
+    }
 }

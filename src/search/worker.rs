@@ -83,7 +83,7 @@ pub struct Worker<'a, B: Bitboard> {
     path: Vec<u64>,
     /// One frame per ply, and two beyond the deepest for the children's look-ups.
     stack: Vec<Frame>,
-    pub nodes: u64,
+    /// Nodes counted since the thread last published its count.
     unflushed: u64,
     pub seldepth: usize,
     stopped: bool,
@@ -119,7 +119,6 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             data,
             path,
             stack: vec![Frame::default(); MAX_PLY + 3],
-            nodes: 0,
             unflushed: 0,
             seldepth: 0,
             stopped: false,
@@ -150,7 +149,6 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     /// Counts a node; every so often publishes the count and looks at the stop conditions.
     #[inline]
     fn count_node(&mut self) {
-        self.nodes += 1;
         self.unflushed += 1;
         if self.unflushed >= CHECK_EVERY {
             self.flush_nodes();
@@ -249,9 +247,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 depth += 1;
                 continue;
             }
-            for (pv_index, previous) in previous_scores.iter_mut().enumerate() {
+            for pv_index in 0..multipv {
                 self.pv_index = pv_index;
-                let mut window = Aspiration::new(depth, *previous);
+                let mut window = Aspiration::new(depth, previous_scores[pv_index]);
                 let score = loop {
                     self.seldepth = 0;
                     let score =
@@ -271,9 +269,19 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 if self.stopped {
                     break;
                 }
-                *previous = score;
+                // A line can score above the ones searched before it (the search is not
+                // exact): the lines stay sorted, and those that moved are reported again.
+                self.root_lines[pv_index].score = score;
+                let moved_to = self.sort_lines(pv_index);
+                for (slot, previous) in previous_scores[..=pv_index].iter_mut().enumerate() {
+                    *previous = self.root_lines[slot].score;
+                }
                 if role == Role::Main {
-                    self.report_line(pv_index, depth, score, None, report);
+                    for (slot, &score) in previous_scores.iter().enumerate().take(pv_index + 1) {
+                        if slot >= moved_to {
+                            self.report_line(slot, depth, score, None, report);
+                        }
+                    }
                 }
             }
             if self.stopped {
@@ -294,6 +302,15 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             depth += 1;
         }
         best
+    }
+
+    /// Sorts the lines searched so far in this iteration, up to `last`, best first (equal
+    /// scores keep their order), and says where line `last` went.
+    fn sort_lines(&mut self, last: usize) -> usize {
+        let mv = self.root_lines[last].mv;
+        let lines = &mut self.root_lines[..=last];
+        lines.sort_by_key(|line| std::cmp::Reverse(line.score));
+        lines.iter().position(|line| line.mv == mv).unwrap_or(last)
     }
 
     /// The main thread's verdict after an iteration: the mate asked for is found, or the
@@ -1209,6 +1226,15 @@ mod tests {
     use super::*;
     use crate::search::see::tests::{position, start};
 
+    /// A search's shared state with no limit, on `tt` and `control`.
+    fn unlimited<'a>(
+        tt: &'a crate::search::tt::TranspositionTable,
+        control: &'a super::super::SearchControl,
+    ) -> Shared<'a> {
+        let (forever, now) = (Duration::MAX, Duration::ZERO);
+        super::super::tests::shared(tt, control, Default::default(), forever, now)
+    }
+
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-9
     }
@@ -1323,16 +1349,9 @@ mod tests {
     /// give it), or a loss or a win in 3 plies for the side stalemated.
     #[test]
     fn a_stalemate_scores_as_the_variant_says() {
-        use super::super::tests::shared;
         let tt = crate::search::tt::TranspositionTable::with_buckets(1);
         let control = super::super::SearchControl::default();
-        let mut state = shared(
-            &tt,
-            &control,
-            Default::default(),
-            Duration::MAX,
-            Duration::ZERO,
-        );
+        let mut state = unlimited(&tt, &control);
         state.options.stalemate_bonus = 7;
         for (outcome, score) in [("draw", -7), ("loss", 3 - MATE), ("win", MATE - 3)] {
             let pos = chess_where_stalemate_is(outcome);
@@ -1369,16 +1388,9 @@ mod tests {
     /// The move that reaches the limit draws (unless it mates); one short of it, nothing.
     #[test]
     fn the_fifty_move_rule_draws_at_the_limit_itself() {
-        use super::super::tests::shared;
         let tt = crate::search::tt::TranspositionTable::with_buckets(1);
         let control = super::super::SearchControl::default();
-        let state = shared(
-            &tt,
-            &control,
-            Default::default(),
-            Duration::MAX,
-            Duration::ZERO,
-        );
+        let state = unlimited(&tt, &control);
         let at = |clock: u32| position("chess", &format!("4k3/8/8/8/8/8/8/R3K3 w - - {clock} 80"));
         let (short, reached) = (at(99), at(100));
         let mut data = ThreadData::default();
@@ -1472,16 +1484,9 @@ mod tests {
     /// positions with the same pawns: up where they found more, down where they found less.
     #[test]
     fn the_correction_history_moves_the_evaluation_its_way() {
-        use super::super::tests::shared;
         let tt = crate::search::tt::TranspositionTable::with_buckets(1);
         let control = super::super::SearchControl::default();
-        let state = shared(
-            &tt,
-            &control,
-            Default::default(),
-            Duration::MAX,
-            Duration::ZERO,
-        );
+        let state = unlimited(&tt, &control);
         let pos = position("chess", "4k3/pp6/8/8/8/8/5PPP/4K3 w - - 0 1");
         let key = pawn_key(&pos);
         for found in [400, -400] {
