@@ -461,6 +461,12 @@ mod tests {
         Game::new(AnyPosition::from_fen(v, None).expect("the start"))
     }
 
+    /// Searches `game` to depth 4 and gives a way to look at the engine's table after.
+    fn searched<'a>(engine: &'a Engine, game: &Game) -> impl Fn() -> Arc<TranspositionTable> + 'a {
+        engine.search(game, Limits::depth(4), Box::new(|_| {}));
+        || Arc::clone(&engine.shared.lock().tt)
+    }
+
     #[test]
     fn the_hash_size_is_what_was_set_and_stays_when_refused() {
         let engine = Engine::new();
@@ -481,8 +487,7 @@ mod tests {
         let engine = Engine::new();
         let game = start("chess");
         let root = game.position().hash();
-        engine.search(&game, Limits::depth(4), Box::new(|_| {}));
-        let table = || Arc::clone(&engine.shared.lock().tt);
+        let table = searched(&engine, &game);
         assert!(table().probe(root).is_some(), "the root is stored");
         engine.clear_hash();
         assert!(table().probe(root).is_none(), "the root is forgotten");
@@ -510,8 +515,7 @@ mod tests {
         let engine = Engine::new();
         let chess = start("chess");
         let root = chess.position().hash();
-        engine.search(&chess, Limits::depth(4), Box::new(|_| {}));
-        let table = || Arc::clone(&engine.shared.lock().tt);
+        let table = searched(&engine, &chess);
         let mut later = chess.clone();
         let first = later.position().legal_moves()[0];
         later.play(first).expect("a legal move");

@@ -734,35 +734,47 @@ function setupDialogs() {
       $("#ng-error").textContent = err.message;
     }
   });
-  $("#fen-form").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    try {
-      setGame(await api("POST", gamePath("/load"), { fen: $("#fen-text").value }));
-      $("#fen-dialog").close();
-    } catch (err) {
-      $("#fen-error").textContent = err.message;
-    }
-  });
-  $("#pgn-form").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    try {
-      setGame(await api("POST", gamePath("/load"), { pgn: $("#pgn-text").value }));
-      $("#pgn-dialog").close();
-    } catch (err) {
-      $("#pgn-error").textContent = err.message;
-    }
-  });
   $("#new-game-button").addEventListener("click", openNewGame);
-  $("#setup-button").addEventListener("click", () => {
-    $("#fen-text").value = S.game.fen;
-    $("#fen-error").textContent = "";
-    $("#fen-dialog").showModal();
+  const setUp = loadDialog({
+    name: "fen", title: "Set up a position", rows: 3, button: "Load",
+    summary: "A FEN of the current variant; the players and the clock stay.",
   });
-  $("#import-button").addEventListener("click", () => {
-    $("#pgn-text").value = "";
-    $("#pgn-error").textContent = "";
-    $("#pgn-dialog").showModal();
+  const importPgn = loadDialog({
+    name: "pgn", title: "Import PGN", rows: 10, button: "Import",
+    summary: "The first game is loaded; its Variant tag chooses the variant.",
   });
+  $("#setup-button").addEventListener("click", () => setUp(S.game.fen));
+  $("#import-button").addEventListener("click", () => importPgn(""));
+}
+
+/// A dialog whose text the server loads into the game as `name` (a FEN or a PGN), with the
+/// server's reason shown when it refuses; its elements are `#NAME-dialog`, `-text`, `-error`
+/// and `-load`. Gives the function that opens it with a text.
+function loadDialog({ name, title, summary, rows, button }) {
+  const text = el("textarea", { id: `${name}-text`, rows, spellcheck: "false" });
+  const error = el("p", { class: "error", id: `${name}-error` });
+  const cancel = el("button", { value: "cancel", type: "button", class: "cancel", text: "Cancel" });
+  const load = el("button", { id: `${name}-load`, type: "submit", value: "load", text: button });
+  const form = el("form", { method: "dialog", id: `${name}-form` },
+    el("h2", { text: title }), el("p", { class: "summary", text: summary }), text, error,
+    el("div", { class: "dialog-buttons" }, cancel, load));
+  const dialog = el("dialog", { id: `${name}-dialog` }, form);
+  $("#chooser").before(dialog);
+  cancel.addEventListener("click", () => dialog.close());
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      setGame(await api("POST", gamePath("/load"), { [name]: text.value }));
+      dialog.close();
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
+  return (initial) => {
+    text.value = initial;
+    error.textContent = "";
+    dialog.showModal();
+  };
 }
 
 async function copyText(text) {
