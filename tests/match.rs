@@ -253,6 +253,27 @@ fn an_illegal_move_loses() {
     check_fault("illegal", &["--nodes", "200"], "illegal move");
 }
 
+/// An engine that says it has no move where the rules give it some plays by other rules: its
+/// answer is an illegal move (which `--void-illegal` can leave out), not a garbled one.
+#[test]
+fn no_move_where_the_rules_give_moves_is_an_illegal_move() {
+    check_fault("none", &["--nodes", "200"], "illegal move");
+    let (summary, _) = fault_match(
+        "none",
+        &["--nodes", "200", "--void-illegal", "faulty"],
+        "none-void",
+    );
+    assert_eq!(summary.illegal_losses, vec![2, 0]);
+    assert_eq!(summary.void, vec![2, 0]);
+    assert!(
+        summary.games[0]
+            .detail
+            .contains("'(none)' as if it had no move"),
+        "{}",
+        summary.games[0].detail
+    );
+}
+
 #[test]
 fn an_unparseable_move_loses() {
     check_fault("garbage", &["--nodes", "200"], "unparseable move");

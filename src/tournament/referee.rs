@@ -251,6 +251,12 @@ fn read_move(
     }
 }
 
+/// The answers engines give when they see no legal move (UCI's `(none)` and `0000`, and
+/// others' words for it).
+fn is_no_move(text: &str) -> bool {
+    matches!(text.trim(), "(none)" | "0000" | "none" | "null" | "@@@@")
+}
+
 /// Plays one game. Whatever goes wrong with an engine loses it the game; `None` only when the
 /// match was stopped (`settings.stop`) before the game ended: an abandoned game is no result.
 pub fn play_game(
@@ -511,6 +517,16 @@ pub fn play_game(
 
             let m = match read_move(&pos, &reply.text, first_rank) {
                 Ok(m) => m,
+                Err(_) if is_no_move(&reply.text) => {
+                    // The game goes on by the referee's rules, so the engine plays by others
+                    // (its own mate or stalemate): its answer is a move the rules forbid.
+                    faulty[ui] = true;
+                    let detail = format!(
+                        "{who} answers '{}' as if it had no move, where the rules give it legal moves",
+                        reply.text.trim()
+                    );
+                    break 'game loss(us, "illegal move", detail, move_no);
+                }
                 Err(e) => {
                     faulty[ui] = true;
                     let termination = match e {

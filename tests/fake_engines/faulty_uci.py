@@ -5,6 +5,7 @@ until its N-th `go`, and then misbehaves.
     faulty_uci.py MODE N MAGUS [PIDFILE]
 
 MODE: illegal      answers `bestmove a1a1`
+      none         answers `bestmove (none)`, as an engine that sees no legal move
       garbage      answers `bestmove zz99`
       crash        exits at once with status 3
       hang         never answers
@@ -71,6 +72,9 @@ for line in sys.stdin:
                 continue
             if mode == "garbage":
                 say("bestmove zz99")
+                continue
+            if mode == "none":
+                say("bestmove (none)")
                 continue
             if mode == "double-step":
                 say("bestmove " + ("e3e5" if white_to_move(position) else "e8e6"))
