@@ -277,10 +277,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     *previous = self.root_lines[slot].score;
                 }
                 if role == Role::Main {
-                    for (slot, &score) in previous_scores.iter().enumerate().take(pv_index + 1) {
-                        if slot >= moved_to {
-                            self.report_line(slot, depth, score, None, report);
-                        }
+                    let moved = &previous_scores[moved_to..=pv_index];
+                    for (slot, &score) in (moved_to..).zip(moved) {
+                        self.report_line(slot, depth, score, None, report);
                     }
                 }
             }
