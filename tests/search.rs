@@ -482,23 +482,22 @@ fn the_transposition_table_saves_work() {
     );
 }
 
-/// `go nodes N` stops close to N, in every variant and with one or two threads: the count
-/// is looked at every 1024 nodes by each thread.
+/// `go nodes N` stops close to N, in every variant and with one or two threads: each thread
+/// looks at the count every thousandth of N nodes (at most every 1024).
 #[test]
 fn a_node_limit_stops_near_the_limit() {
     let registry = Registry::builtin();
     for v in registry.all() {
         let pos = AnyPosition::from_fen(v, None).unwrap();
-        for threads in [1, 2] {
-            let limit = 30_000;
+        for (limit, threads) in [(3_000, 1), (30_000, 1), (30_000, 2)] {
             let limits = Limits {
                 nodes: Some(limit),
                 ..Limits::default()
             };
             let result = search(&pos, &[], limits, threads);
-            // Each thread publishes its count every 1024 nodes and looks at the total as it
-            // does: the others may be up to twice that far on when the first one stops.
-            let margin = 2048 * threads as u64;
+            // The thread that stops looked one interval after the last look, and each other
+            // thread may count up to an interval more before its own next look.
+            let margin = 2 * (limit / 1000) * threads as u64;
             assert!(
                 (limit..=limit + margin).contains(&result.nodes),
                 "{}: {} nodes for a limit of {limit} with {threads} threads",

@@ -83,14 +83,22 @@ pub struct Worker<'a, B: Bitboard> {
     path: Vec<u64>,
     /// One frame per ply, and two beyond the deepest for the children's look-ups.
     stack: Vec<Frame>,
-    /// Nodes counted since the thread last published its count.
+    /// Nodes counted since the thread last published its count, and how many it counts
+    /// before it publishes them and looks at the stop conditions.
     unflushed: u64,
+    check_every: u64,
     pub seldepth: usize,
     stopped: bool,
     reductions: [[i32; 64]; 64],
     /// The root moves of the iteration under way, and the MultiPV line being searched.
     root_lines: Vec<RootLine>,
     pv_index: usize,
+}
+
+/// Nodes between looks at the stop conditions: CHECK_EVERY, or fewer under a node limit
+/// so that the search ends within a thousandth of it.
+fn check_interval(node_limit: Option<u64>) -> u64 {
+    node_limit.map_or(CHECK_EVERY, |n| (n / 1000).clamp(1, CHECK_EVERY))
 }
 
 impl<'a, B: Bitboard> Worker<'a, B> {
@@ -120,6 +128,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             path,
             stack: vec![Frame::default(); MAX_PLY + 3],
             unflushed: 0,
+            check_every: check_interval(shared.limits.nodes),
             seldepth: 0,
             stopped: false,
             reductions,
@@ -150,7 +159,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     #[inline]
     fn count_node(&mut self) {
         self.unflushed += 1;
-        if self.unflushed >= CHECK_EVERY {
+        if self.unflushed >= self.check_every {
             self.flush_nodes();
             if self.shared.should_stop(self.id == 0) {
                 self.stopped = true;
