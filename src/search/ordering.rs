@@ -201,23 +201,21 @@ impl MovePicker<'_> {
     /// order never depends on the sort).
     fn sort_rest(&mut self, from: usize) {
         self.sorted = true;
-        // Insertion sort in place on (score, bits): the lists are short, and an array of
-        // keys as large as the longest list would cost more to set up than the sort.
-        let key = |m: Move, s: i32| (s, m.bits());
-        for i in from + 1..self.moves.len() {
-            let (m, s) = (self.moves[i], self.scores[i]);
-            let k = key(m, s);
-            let mut j = i;
-            while j > from && key(self.moves[j - 1], self.scores[j - 1]) < k {
-                self.moves[j] = self.moves[j - 1];
-                self.scores[j] = self.scores[j - 1];
-                j -= 1;
-            }
-            self.moves[j] = m;
-            self.scores[j] = s;
+        // Score and bits as one integer (the score's sign bit flipped so that unsigned order
+        // is signed order): one sort of plain integers, and no two keys alike.
+        let mut keys: ArrayVec<u64, MAX_MOVES> = ArrayVec::new();
+        for (&m, &s) in self.moves[from..].iter().zip(&self.scores[from..]) {
+            keys.push(u64::from(s as u32 ^ SIGN) << 32 | u64::from(m.bits()));
+        }
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+        for (i, &key) in keys.iter().enumerate() {
+            self.scores[from + i] = ((key >> 32) as u32 ^ SIGN) as i32;
+            self.moves[from + i] = Move::from_bits(key as u32).unwrap_or(Move::NULL);
         }
     }
 }
+
+const SIGN: u32 = 1 << 31;
 
 #[cfg(test)]
 mod tests {
@@ -267,5 +265,39 @@ mod tests {
             gained |= difference > 0;
         }
         assert!(gained, "some swap-in brings a piece worth more");
+    }
+
+    /// The picker hands out every move once, best score first and, among equal scores,
+    /// the higher bits first: the special moves by selection, the quiet rest by one sort.
+    #[test]
+    fn moves_come_best_first_with_ties_by_bits() {
+        let pos = crate::search::see::tests::start("deathmatch");
+        let mut moves = pos.legal_moves();
+        assert!(moves.len() > 20);
+        // A capture, a killer and a counter-move, then the best quiet move (selection takes
+        // the first of equal scores, so it is alone), then negative, zero and positive
+        // history scores, many of them tied.
+        let first = [2_000_100, 900_000, 700_000, 50_000];
+        let mut scores = Scores::new();
+        for (i, _) in moves.iter().enumerate() {
+            let quiet = (i as i32 * 7919 % 13 - 6) * 1000;
+            scores.push(first.get(i).copied().unwrap_or(quiet));
+        }
+        let mut expected: Vec<(i32, u32)> = moves
+            .iter()
+            .zip(&scores)
+            .map(|(m, &s)| (s, m.bits()))
+            .collect();
+        expected.sort_by(|a, b| b.cmp(a));
+        let scored: Vec<(Move, i32)> = moves.iter().copied().zip(scores.iter().copied()).collect();
+        let score_of = |m: Move| scored.iter().find(|(n, _)| *n == m).unwrap().1;
+        let picked: Vec<(i32, u32)> = MovePicker::new(&mut moves, &mut scores)
+            .map(|m| (score_of(m), m.bits()))
+            .collect();
+        assert_eq!(picked, expected);
+        assert!(
+            picked.iter().any(|&(s, _)| s < 0),
+            "negative scores sorted too"
+        );
     }
 }

@@ -47,6 +47,9 @@ struct Frame {
     /// The best line found from this ply.
     pv: [Move; MAX_PLY + 1],
     pv_len: usize,
+    /// Whether the side to move is in check in the position of this hash, as the parent
+    /// found when it asked whether its move gives check: the child need not look again.
+    check_seen: (u64, bool),
 }
 
 impl Default for Frame {
@@ -61,6 +64,7 @@ impl Default for Frame {
             double_extensions: 0,
             pv: [Move::NULL; MAX_PLY + 1],
             pv_len: 0,
+            check_seen: (0, false),
         }
     }
 }
@@ -146,6 +150,16 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let score = evaluate_with(pos, self.eval_tables, options.eval_mode, options.eval_terms);
         self.data.eval_cache.put(pos.hash(), score);
         score
+    }
+
+    /// Whether the side to move is in check: as the parent saw it, if it looked at this
+    /// very position.
+    #[inline]
+    fn in_check(&self, pos: &Position<B>, ply: usize) -> bool {
+        match self.stack[ply].check_seen {
+            (hash, seen) if hash == pos.hash() => seen,
+            _ => pos.in_check(),
+        }
     }
 
     /// Starts loading what the child position will look up first.
@@ -459,7 +473,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             return score;
         }
 
-        let in_check = pos.in_check();
+        let in_check = self.in_check(pos, ply);
         let side = pos.side();
         let pruning = self.shared.options.pruning;
         let (raw_eval, static_eval, pawn_key) = if in_check {
@@ -630,6 +644,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             child.play(m);
             self.prefetch(child.hash());
             let gives_check = child.in_check();
+            self.stack[ply + 1].check_seen = (child.hash(), gives_check);
             let piece_to = PieceTo::of(pos, m);
             let stat = if tactical {
                 0
@@ -1045,7 +1060,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 return score;
             }
         }
-        let in_check = pos.in_check();
+        let in_check = self.in_check(pos, ply);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         if !in_check {
