@@ -47,12 +47,27 @@ impl<B: Bitboard> Position<B> {
     /// riders and lame leapers, Transference included; not the mechanics' own attacks
     /// (spells), which take nothing onto the square.
     pub fn attackers_through(&self, sq: Square, by: Color, blockers: B) -> B {
+        self.leap_attackers_to(sq, by) | self.blockable_attackers_to(sq, by, blockers)
+    }
+
+    /// The leapers of `by` that attack `sq`: what stands between does not matter to them.
+    #[inline]
+    pub fn leap_attackers_to(&self, sq: Square, by: Color) -> B {
         let layout = self.layout();
         let theirs = self.color_bb(by);
         let mut found = B::EMPTY;
         for &kind in &layout.leap_attacker_kinds[by.index()] {
             found |= layout.leap_attackers(kind, by, sq) & theirs & self.kind_bb(kind);
         }
+        found
+    }
+
+    /// The riders and lame leapers of `by` that attack `sq` when `blockers` is what stands
+    /// in the way.
+    pub fn blockable_attackers_to(&self, sq: Square, by: Color, blockers: B) -> B {
+        let layout = self.layout();
+        let theirs = self.color_bb(by);
+        let mut found = B::EMPTY;
         for group in &layout.attack_rays[by.index()] {
             found |=
                 layout.ray_attacks(group.ray, sq, blockers) & theirs & self.kinds_bb(group.kinds);

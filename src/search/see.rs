@@ -10,7 +10,7 @@
 //! nothing and move no piece into danger by themselves (castling, a swap-in, a carry) are
 //! even exchanges.
 
-use crate::board::{Bitboard, Kind, Move, MoveKind, Position, Square};
+use crate::board::{Bitboard, Color, Kind, Move, MoveKind, Position, Square};
 
 /// Whether the exchange started by `m` gains at least `threshold` centipawns for the side
 /// to move.
@@ -62,9 +62,15 @@ pub fn see_ge<B: Bitboard>(pos: &Position<B>, m: Move, threshold: i32) -> bool {
     let mut side = us;
     // 1 while the side that moved first comes out ahead.
     let mut result = true;
+    // Leapers attack whatever leaves the board between: found once.
+    let leapers = [
+        pos.leap_attackers_to(to, Color::White),
+        pos.leap_attackers_to(to, Color::Black),
+    ];
     loop {
         side = !side;
-        let attackers = pos.attackers_through(to, side, occupied) & occupied;
+        let attackers =
+            (leapers[side.index()] | pos.blockable_attackers_to(to, side, occupied)) & occupied;
         let Some((square, kind)) = least_valuable(pos, attackers) else {
             break;
         };
