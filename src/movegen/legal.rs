@@ -2,7 +2,7 @@
 //! and all its side effects. Most moves are settled by a cheap test (no check, not a pinned
 //! piece); the rest are played on a copy and tested.
 
-use crate::board::{Bitboard, Move, MoveKind, Position, Square};
+use crate::board::{Bitboard, Color, Move, MoveKind, Position, Square};
 
 /// What the legality test needs to know once per position.
 #[derive(Clone, Copy)]
@@ -30,25 +30,8 @@ impl<B: Bitboard> Position<B> {
 
     /// Our pieces pinned to our King by an enemy slider.
     fn pinned(&self) -> B {
-        let layout = self.layout();
         let us = self.side();
-        let them = !us;
-        let king = self.king(us);
-        let blockers = self.blockers();
-        let ours = self.color_bb(us);
-        let theirs = self.color_bb(them);
-        let mut pinned = B::EMPTY;
-        for group in &layout.attack_rays[them.index()] {
-            let first = layout.ray_attacks(group.ray, king, blockers) & ours;
-            if first.is_empty() {
-                continue;
-            }
-            let behind = layout.ray_attacks(group.ray, king, blockers & !first) & theirs;
-            if (behind & self.kinds_bb(group.kinds)).any() {
-                pinned |= first;
-            }
-        }
-        pinned
+        line_blockers(self, self.king(us), !us, us)
     }
 
     /// Whether a pseudo-legal move is legal.
@@ -123,4 +106,31 @@ impl<B: Bitboard> Position<B> {
             .filter(|&m| self.is_legal(m, &ctx))
             .collect()
     }
+}
+
+/// The pieces of colour `between` that stand alone between `king` and a rider of colour
+/// `riders` that would attack it if they left: pins (to one's own King) or discovered
+/// checks (on the enemy King).
+pub(super) fn line_blockers<B: Bitboard>(
+    pos: &Position<B>,
+    king: Square,
+    riders: Color,
+    between: Color,
+) -> B {
+    let layout = pos.layout();
+    let blockers = pos.blockers();
+    let ours = pos.color_bb(between);
+    let theirs = pos.color_bb(riders);
+    let mut found = B::EMPTY;
+    for group in &layout.attack_rays[riders.index()] {
+        let first = layout.ray_attacks(group.ray, king, blockers) & ours;
+        if first.is_empty() {
+            continue;
+        }
+        let behind = layout.ray_attacks(group.ray, king, blockers & !first) & theirs & !first;
+        if (behind & pos.kinds_bb(group.kinds)).any() {
+            found |= first;
+        }
+    }
+    found
 }

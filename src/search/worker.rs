@@ -603,6 +603,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let mut moves = MoveList::new();
         let mut scores = Scores::new();
         let ctx = pos.legality_context_knowing_check(in_check);
+        let checks = pos.check_context();
         let before = self.before(ply);
         if !N::ROOT {
             pos.generate(&mut moves);
@@ -643,7 +644,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             let mut child = *pos;
             child.play(m);
             self.prefetch(child.hash());
-            let gives_check = child.in_check();
+            let gives_check = pos.may_give_check(m, &checks) && child.in_check();
             self.stack[ply + 1].check_seen = (child.hash(), gives_check);
             let piece_to = PieceTo::of(pos, m);
             let stat = if tactical {

@@ -1,0 +1,127 @@
+//! Whether a move may give check, told before it is made. The search asks it of every move
+//! it tries, pruned ones included; most moves are cleared by a few table look-ups, and only
+//! the rest need the position after them to be searched for attacks on the King.
+
+use super::legal::line_blockers;
+use crate::board::{Bitboard, Move, MoveKind, Position, Square};
+
+/// What the side to move's pieces could do to the enemy King, found once per node.
+pub struct CheckContext<B> {
+    /// The enemy King.
+    king: Square,
+    /// What stands in the way of riders.
+    blockers: B,
+    /// Our pieces whose leaving would uncover one of our riders on the King.
+    discoverers: B,
+    /// The look-ups tell every check of this variant: no lame leapers, spells or
+    /// mechanics that change the board besides the move itself.
+    exact: bool,
+}
+
+impl<B: Bitboard> Position<B> {
+    pub fn check_context(&self) -> CheckContext<B> {
+        let layout = self.layout();
+        let us = self.side();
+        let king = self.king(!us);
+        let exact = !layout.has_path_leaps
+            && !layout.special_attacks
+            && !layout.mechanics.extra_attacks
+            && !layout.mechanics.keeps_state;
+        CheckContext {
+            king,
+            blockers: self.blockers(),
+            discoverers: if exact {
+                line_blockers(self, king, us, us)
+            } else {
+                B::EMPTY
+            },
+            exact,
+        }
+    }
+
+    /// `false` when `m` surely leaves the enemy King out of check; `true` when it may give
+    /// check (the position after it tells). The enemy King must not be in check now, as in
+    /// every position a legal move leads to.
+    #[inline]
+    pub fn may_give_check(&self, m: Move, ctx: &CheckContext<B>) -> bool {
+        // Promotions, castling, en passant and the mechanics' moves change more than one
+        // piece's square: the position after them tells.
+        if !ctx.exact || m.kind() != MoveKind::Normal || ctx.discoverers.has(m.from()) {
+            return true;
+        }
+        let Some(piece) = self.piece_at(m.from()) else {
+            return true;
+        };
+        let layout = self.layout();
+        let us = self.side();
+        let kind = piece.kind();
+        let to = m.to();
+        if layout.leap_attackers(kind, us, ctx.king).has(to) {
+            return true;
+        }
+        // A rider that reaches the King from `to`, with `from` empty once it has left.
+        let open = ctx.blockers & !B::from_square(m.from());
+        layout.attack_rays[us.index()].iter().any(|g| {
+            g.kinds & (1 << kind.index()) != 0 && layout.ray_attacks(g.ray, ctx.king, open).has(to)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::AnyPosition;
+    use crate::variant::Registry;
+    use crate::with_position;
+
+    /// A move cleared by `may_give_check` never checks, in every variant, over random games;
+    /// and in the variants where the look-ups are exact, some quiet moves are cleared and
+    /// some that check are not.
+    #[test]
+    fn a_move_cleared_never_gives_check() {
+        let registry = Registry::builtin();
+        for v in registry.all() {
+            let mut seed = 0x2545_F491_4F6C_DD1Du64;
+            let (mut cleared, mut checks_seen) = (0, 0);
+            for _game in 0..12 {
+                let mut pos = AnyPosition::from_fen(v, None).unwrap();
+                for _ply in 0..80 {
+                    let went_on = with_position!(&mut pos, p => {
+                        let ctx = p.check_context();
+                        let moves = p.legal_moves();
+                        for &m in &moves {
+                            let mut child = *p;
+                            child.play(m);
+                            let checks = child.in_check();
+                            if !p.may_give_check(m, &ctx) {
+                                assert!(!checks, "{}: {m:?} checks in {}", v.name, p.to_fen());
+                                cleared += 1;
+                            } else if checks {
+                                checks_seen += 1;
+                            }
+                        }
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        match moves.get(seed as usize % moves.len().max(1)) {
+                            Some(&m) => {
+                                p.play(m);
+                                true
+                            }
+                            None => false,
+                        }
+                    });
+                    if !went_on {
+                        break;
+                    }
+                }
+            }
+            if ["chess", "magi"].contains(&v.name.as_str()) {
+                assert!(
+                    cleared > 1000 && checks_seen > 10,
+                    "{}: {cleared} {checks_seen}",
+                    v.name
+                );
+            }
+        }
+    }
+}
