@@ -3,14 +3,14 @@
 //! the rest need the position after them to be searched for attacks on the King.
 
 use super::legal::line_blockers;
-use crate::board::{Bitboard, Move, MoveKind, Position, Square};
+use crate::board::{Bitboard, MAX_KINDS, Move, MoveKind, Position};
 
 /// What the side to move's pieces could do to the enemy King, found once per node.
 pub struct CheckContext<B> {
-    /// The enemy King.
-    king: Square,
-    /// What stands in the way of riders.
-    blockers: B,
+    /// Per kind, the squares from which a piece of ours of that kind attacks the enemy King
+    /// as the board stands. That the piece leaves its own square does not change them: a
+    /// rider that moves away along its own line to the King attacked it already.
+    check_squares: [B; MAX_KINDS],
     /// Our pieces whose leaving would uncover one of our riders on the King.
     discoverers: B,
     /// The look-ups tell every check of this variant: no lame leapers, spells or
@@ -23,20 +23,31 @@ impl<B: Bitboard> Position<B> {
         let layout = self.layout();
         let us = self.side();
         let king = self.king(!us);
-        let exact = !layout.has_path_leaps
-            && !layout.special_attacks
-            && !layout.mechanics.extra_attacks
-            && !layout.mechanics.keeps_state;
-        CheckContext {
-            king,
-            blockers: self.blockers(),
-            discoverers: if exact {
-                line_blockers(self, king, us, us)
-            } else {
-                B::EMPTY
-            },
-            exact,
+        let mut ctx = CheckContext {
+            check_squares: [B::EMPTY; MAX_KINDS],
+            discoverers: B::EMPTY,
+            exact: !layout.has_path_leaps
+                && !layout.special_attacks
+                && !layout.mechanics.extra_attacks
+                && !layout.mechanics.keeps_state,
+        };
+        if !ctx.exact {
+            return ctx;
         }
+        for &kind in &layout.leap_attacker_kinds[us.index()] {
+            ctx.check_squares[kind.index()] |= layout.leap_attackers(kind, us, king);
+        }
+        let blockers = self.blockers();
+        for group in &layout.attack_rays[us.index()] {
+            let seen = layout.ray_attacks(group.ray, king, blockers);
+            let mut kinds = group.kinds;
+            while kinds != 0 {
+                ctx.check_squares[kinds.trailing_zeros() as usize] |= seen;
+                kinds &= kinds - 1;
+            }
+        }
+        ctx.discoverers = line_blockers(self, king, us, us);
+        ctx
     }
 
     /// `false` when `m` surely leaves the enemy King out of check; `true` when it may give
@@ -49,21 +60,8 @@ impl<B: Bitboard> Position<B> {
         if !ctx.exact || m.kind() != MoveKind::Normal || ctx.discoverers.has(m.from()) {
             return true;
         }
-        let Some(piece) = self.piece_at(m.from()) else {
-            return true;
-        };
-        let layout = self.layout();
-        let us = self.side();
-        let kind = piece.kind();
-        let to = m.to();
-        if layout.leap_attackers(kind, us, ctx.king).has(to) {
-            return true;
-        }
-        // A rider that reaches the King from `to`, with `from` empty once it has left.
-        let open = ctx.blockers & !B::from_square(m.from());
-        layout.attack_rays[us.index()].iter().any(|g| {
-            g.kinds & (1 << kind.index()) != 0 && layout.ray_attacks(g.ray, ctx.king, open).has(to)
-        })
+        self.piece_at(m.from())
+            .is_none_or(|piece| ctx.check_squares[piece.kind().index()].has(m.to()))
     }
 }
 
