@@ -239,6 +239,14 @@ impl<B: Bitboard> Position<B> {
 
     // ---- making moves ----
 
+    /// The position after `m`, this one left as it is.
+    #[inline]
+    pub fn after(&self, m: Move) -> Self {
+        let mut next = *self;
+        next.play(m);
+        next
+    }
+
     /// Makes a move generated for this position (pseudo-legal at least).
     pub fn play(&mut self, m: Move) {
         let layout = self.layout;

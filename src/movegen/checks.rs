@@ -87,9 +87,7 @@ mod tests {
                         let ctx = p.check_context();
                         let moves = p.legal_moves();
                         for &m in &moves {
-                            let mut child = *p;
-                            child.play(m);
-                            let checks = child.in_check();
+                            let checks = p.after(m).in_check();
                             if !p.may_give_check(m, &ctx) {
                                 assert!(!checks, "{}: {m:?} checks in {}", v.name, p.to_fen());
                                 cleared += 1;

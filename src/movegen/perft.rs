@@ -20,8 +20,7 @@ pub fn perft<B: Bitboard>(pos: &Position<B>, depth: u32) -> u64 {
     let mut nodes = 0;
     for &m in &moves {
         if pos.is_legal(m, &ctx) {
-            let mut next = *pos;
-            next.play(m);
+            let next = pos.after(m);
             nodes += perft(&next, depth - 1);
         }
     }
@@ -34,8 +33,7 @@ pub fn divide<B: Bitboard>(pos: &Position<B>, depth: u32) -> Vec<(Move, u64)> {
     pos.legal_moves()
         .into_iter()
         .map(|m| {
-            let mut next = *pos;
-            next.play(m);
+            let next = pos.after(m);
             (m, perft(&next, depth - 1))
         })
         .collect()
@@ -56,8 +54,7 @@ pub fn perft_until<B: Bitboard>(pos: &Position<B>, depth: u32, cancel: &AtomicBo
     let mut nodes = 0;
     for &m in &moves {
         if pos.is_legal(m, &ctx) {
-            let mut next = *pos;
-            next.play(m);
+            let next = pos.after(m);
             nodes += perft_until(&next, depth - 1, cancel)?;
         }
     }
@@ -78,8 +75,7 @@ pub fn divide_parallel<B: Bitboard>(
     let depth = depth.max(1);
     let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
     let count = |&m: &Move| {
-        let mut next = *pos;
-        next.play(m);
+        let next = pos.after(m);
         let n = perft_until(&next, depth - 1, cancel)?;
         done(m, n);
         Some((m, n))

@@ -641,11 +641,14 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
             legal += 1;
             let tactical = is_tactical(pos, m);
-            let mut child = *pos;
-            child.play(m);
-            self.prefetch(child.hash());
-            let gives_check = pos.may_give_check(m, &checks) && child.in_check();
-            self.stack[ply + 1].check_seen = (child.hash(), gives_check);
+            // The position after the move is made here only if it may give check (to tell),
+            // else once the move has survived pruning: most pruned moves are never made.
+            let mut made = None;
+            let gives_check = pos.may_give_check(m, &checks) && {
+                let child = made.insert(pos.after(m));
+                self.prefetch(child.hash());
+                child.in_check()
+            };
             let piece_to = PieceTo::of(pos, m);
             let stat = if tactical {
                 0
@@ -706,6 +709,12 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     }
                 }
             }
+
+            let child = made.unwrap_or_else(|| pos.after(m));
+            if !gives_check {
+                self.prefetch(child.hash());
+            }
+            self.stack[ply + 1].check_seen = (child.hash(), gives_check);
 
             // Extensions.
             let mut extension = 0;
@@ -978,8 +987,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 continue;
             }
             drop_captures.note(m);
-            let mut child = *pos;
-            child.play(m);
+            let child = pos.after(m);
             self.stack[ply].current_move = m;
             self.stack[ply].piece_to = Some(PieceTo::of(pos, m));
             self.path.push(child.hash());
@@ -1126,8 +1134,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             if !in_check {
                 drop_captures.note(m);
             }
-            let mut child = *pos;
-            child.play(m);
+            let child = pos.after(m);
             self.prefetch(child.hash());
             self.path.push(child.hash());
             let score = -self.quiescence::<N>(&child, -beta, -alpha, ply + 1);
