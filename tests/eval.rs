@@ -181,19 +181,25 @@ fn material_only_counts_the_pieces_values_for_the_side_to_move() {
 
 #[test]
 fn material_is_tapered_to_endgame_values() {
-    let without_taper = |pos: &AnyPosition| {
+    // What the taper adds: the endgame value less the middlegame one, for each piece; and
+    // the pawn's two values, which differ.
+    let taper = |pos: &AnyPosition| {
         with_position!(pos, p => {
             let tables = EvalTables::of(p.layout());
             let mut terms = TermSet::ALL;
             terms.set(TermId::MaterialTaper, false);
-            evaluate(p, tables) - evaluate_terms(p, tables, terms)
+            let pawn = p.layout().pawn.expect("chess has pawns").index();
+            let gain = tables.endgame_values[pawn] - tables.values[pawn];
+            (evaluate(p, tables) - evaluate_terms(p, tables, terms), gain)
         })
     };
-    // Only Kings and a pawn: the phase is the endgame's, where a pawn is worth 115, not 100.
-    let pawn_ending = position("chess", Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"));
-    assert_eq!(without_taper(&pawn_ending), 15);
+    // Only Kings and a pawn: the phase is the endgame's, where the pawn counts its endgame
+    // value.
+    let (added, pawn_gain) = taper(&position("chess", Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")));
+    assert_ne!(pawn_gain, 0);
+    assert_eq!(added, pawn_gain);
     // At the start the phase is the middlegame's: the taper changes nothing.
-    assert_eq!(without_taper(&position("chess", None)), 0);
+    assert_eq!(taper(&position("chess", None)).0, 0);
 }
 
 #[test]
@@ -639,7 +645,8 @@ fn more_material_scores_higher() {
 
 #[test]
 fn the_side_to_move_has_the_tempo() {
-    let fen = "4k3/8/8/8/8/8/P7/4K3";
+    // All the pieces on the board: the middlegame's tempo, which is positive.
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
     let white = Verdict::of(&position("chess", Some(&format!("{fen} w - - 0 1"))));
     let black = Verdict::of(&position("chess", Some(&format!("{fen} b - - 0 1"))));
     assert!(white.white("Tempo") > 0 && white.black("Tempo") == 0);
@@ -807,13 +814,18 @@ fn a_piece_an_enemy_spell_can_drop_scores_lower_in_magician_chess() {
 
 /// Magician Chess: White's Magician on c3 can enchant the holes d2, d4 and a3; with the d2
 /// hole on a7 instead, only two (the Magician only moves, so it attacks nothing either way).
+/// Four Rooks, out of every hole's way, keep the phase near the middlegame's, where a hole
+/// in reach counts most.
 #[test]
 fn holes_in_reach_of_ones_casters_score_in_magician_chess() {
     let three = white_to_move(
         "magician-chess",
-        "3k3/3*3/*5*/*2*2*/*1M3*/3*3/5K1 w - - 0 1",
+        "3k1rr/3*3/*5*/*2*2*/*1M3*/3*3/RR2K2 w - - 0 1",
     );
-    let two = white_to_move("magician-chess", "*2k3/3*3/*5*/*2*2*/*1M3*/7/5K1 w - - 0 1");
+    let two = white_to_move(
+        "magician-chess",
+        "*2k1rr/3*3/*5*/*2*2*/*1M3*/7/RR2K2 w - - 0 1",
+    );
     assert!(three.white("Variant") > two.white("Variant"));
     assert_differ_only_in(&three, &two, &["Variant"]);
     assert!(three.whole > two.whole);

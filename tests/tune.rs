@@ -301,7 +301,7 @@ fn the_tuner_recovers_known_weights_from_their_own_predictions() {
 
     let mut x = slots.vector(&v.weights);
     let options = Options {
-        epochs: 1500,
+        epochs: 4000,
         learning_rate: 3.0,
         lambda: 1.0,
         frozen: vec![false; slots.len()],
@@ -354,8 +354,10 @@ fn a_frozen_weight_stays_where_it_is() {
     };
     fit::fit(&data, &slots, &mut x, 0.006, &options, &mut |_, _| {});
     let found = slots.weights(&v.weights, &x);
-    assert_eq!(found.get("material.N").unwrap().value, [320, 320]);
-    assert_ne!(found.get("material.B").unwrap().value, [330, 330]);
+    let start = |key: &str| v.weights.get(key).unwrap().value;
+    assert_ne!(start("material.N"), [420, 420]);
+    assert_eq!(found.get("material.N").unwrap().value, start("material.N"));
+    assert_ne!(found.get("material.B").unwrap().value, start("material.B"));
 }
 
 #[test]
@@ -703,8 +705,9 @@ fn tune_fits_the_sample_and_writes_a_parameters_file_and_a_variant() {
         .lines()
         .find(|l| l.starts_with("material.N "))
         .unwrap_or_else(|| panic!("{out}"));
-    assert!(row.contains("[320, 320]"), "{row}");
     let v = variant("chess");
+    let old = v.weights.get("material.N").unwrap().value;
+    assert!(row.contains(&format!("{old:?}")), "{row}");
     let fitted = v.weights.read_section(&read(&params), "p").unwrap();
     assert_ne!(fitted, v.weights, "nothing moved");
     let loaded = parse_variant(&read(&definition), "d").unwrap();
