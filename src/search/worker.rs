@@ -99,8 +99,8 @@ pub struct Worker<'a, B: Bitboard> {
     pv_index: usize,
 }
 
-/// Nodes between looks at the stop conditions: CHECK_EVERY, or fewer under a node limit
-/// so that the search ends within a thousandth of it.
+/// Nodes between looks at the stop conditions: CHECK_EVERY, or a thousandth of a node limit
+/// when that is fewer, so that the search ends close to the limit.
 fn check_interval(node_limit: Option<u64>) -> u64 {
     node_limit.map_or(CHECK_EVERY, |n| (n / 1000).clamp(1, CHECK_EVERY))
 }
