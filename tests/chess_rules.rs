@@ -301,6 +301,29 @@ fn fifty_move_rule() {
     );
     // A capture resets the count.
     assert_eq!(outcome_of(&game(Some(fen), "a1h1")), None);
+    // A stalemate on that ply is a stalemate: it ended the game first. Qf7 leaves the King
+    // on h8 no move, in a variant file where stalemate is a draw, a loss or a win.
+    let fen = "7k/8/6K1/8/8/1Q6/8/8 w - - 99 80";
+    assert_eq!(
+        outcome_of(&game(Some(fen), "b3b4")),
+        Some(Outcome::Draw(Reason::FiftyMoves))
+    );
+    assert_eq!(
+        outcome_of(&game(Some(fen), "b3f7")),
+        Some(Outcome::Draw(Reason::Stalemate))
+    );
+    for (rule, result) in [
+        ("loss", Outcome::Win(Color::White, Reason::Stalemate)),
+        ("win", Outcome::Win(Color::Black, Reason::Stalemate)),
+    ] {
+        let text = include_str!("../variants/chess.toml")
+            .replace("stalemate = \"draw\"", &format!("stalemate = \"{rule}\""));
+        let variant = magus::variant::parse_variant(&text, "chess.toml").expect("sound");
+        let variant: &'static _ = Box::leak(Box::new(variant));
+        let start = AnyPosition::from_fen(variant, Some(fen)).unwrap();
+        let stalemated = Game::from_moves(start, &["b3f7"], 1).unwrap();
+        assert_eq!(outcome_of(&stalemated), Some(result), "stalemate = {rule}");
+    }
     // So does a pawn move.
     let fen = "7k/8/6K1/8/8/8/P7/8 w - - 99 80";
     assert_eq!(outcome_of(&game(Some(fen), "a2a3")), None);

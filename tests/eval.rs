@@ -756,6 +756,65 @@ fn a_centralised_knight_scores_higher_than_one_on_the_rim() {
     assert!(centre.whole > rim.whole);
 }
 
+/// The pawn's and the King's placement parts, each by the sign and size of its own weight
+/// (the weights are fitted, so the test reads them): with Kings and pawns alone the phase is
+/// the endgame's, with every piece on the board the middlegame's.
+#[test]
+fn pawn_and_king_placement_follow_their_weights() {
+    let registry = Registry::builtin();
+    let w = magus::eval::Params::of(registry.get("chess").unwrap());
+    let placement = |fen: &str| white_to_move("chess", fen).white("Placement");
+    // Endgame. A pawn one rank further (passed either way): the advance weight.
+    let step =
+        placement("4k3/8/8/8/8/P7/8/4K3 w - - 0 1") - placement("4k3/8/8/8/8/8/P7/4K3 w - - 0 1");
+    assert_eq!(step, w.pawn_advance.eg);
+    // A pawn on a centre file rather than a rook file, on the same rank: the centre weight.
+    let centre =
+        placement("4k3/8/8/8/8/8/3P4/4K3 w - - 0 1") - placement("4k3/8/8/8/8/8/P7/4K3 w - - 0 1");
+    assert_eq!(centre, w.pawn_centre.eg);
+    // The King three squares nearer the centre on its rank (a4 to d4): the distance weight.
+    let nearer =
+        placement("4k3/8/8/8/3K4/8/8/8 w - - 0 1") - placement("4k3/8/8/8/K7/8/8/8 w - - 0 1");
+    assert_eq!(nearer, -3 * w.king_centre_distance.eg);
+    // Three ranks up at the same distance from the centre (e3 to e6): the advance weight.
+    let up = placement("k7/8/4K3/8/8/8/8/8 w - - 0 1") - placement("k7/8/8/8/8/4K3/8/8 w - - 0 1");
+    assert_eq!(up, 3 * w.king_advance.eg);
+    // On its first rank rather than the last, as far from the centre: home, less seven ranks.
+    let home =
+        placement("k7/8/8/8/8/8/8/4K3 w - - 0 1") - placement("k3K3/8/8/8/8/8/8/8 w - - 0 1");
+    assert_eq!(home, w.king_home.eg - 7 * w.king_advance.eg);
+    // Middlegame, every piece on the board: the King stepped up from e1 to e2 (one rank up,
+    // one square nearer the centre, no longer at home), and a pawn two ranks further.
+    let at_e2 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPPKPPP/RNBQ1BNR w kq - 0 1";
+    let at_e1 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w kq - 0 1";
+    let king = placement(at_e2) - placement(at_e1);
+    assert_eq!(
+        king,
+        w.king_advance.mg - w.king_home.mg - w.king_centre_distance.mg
+    );
+    let pawn =
+        placement(at_e1) - placement("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert_eq!(pawn, 2 * w.pawn_advance.mg);
+}
+
+/// Every slider's mobility counts: a Bishop and a Queen hemmed in by their own pawns score
+/// less than free ones, by the sign of their own weights.
+#[test]
+fn every_sliders_mobility_counts() {
+    let registry = Registry::builtin();
+    let w = magus::eval::Params::of(registry.get("chess").unwrap());
+    let mobility = |fen: &str| white_to_move("chess", fen).white("Mobility");
+    let pieces = [("B", 2), ("Q", 4)];
+    for (piece, kind) in pieces {
+        // On c1 behind pawns on b2 and d2, against the same pawns on a3 and h3.
+        let free = mobility(&format!("4k3/8/8/8/8/P6P/8/2{piece}1K3 w - - 0 1"));
+        let hemmed = mobility(&format!("4k3/8/8/8/8/8/1P1P4/2{piece}1K3 w - - 0 1"));
+        let weight = w.mobility[kind];
+        assert!(weight.mg > 0 && weight.eg > 0, "{piece}: {weight:?}");
+        assert!(free > hemmed, "{piece}: {free} against {hemmed}");
+    }
+}
+
 // ---- Each variant's own terms (src/eval/variant_terms.rs) ----
 
 /// Deathmatch: a Bishop keeps the choice of becoming a Magician; the more Bishops, the more

@@ -6,8 +6,7 @@
 //! - the sorted legal move lists, as wire strings (the model names its own moves);
 //! - the FEN the model writes with the engine's (board, side, castling rights, e.p. squares,
 //!   clocks, unmoved pawns, swap counts): state that drifts is caught on the ply it drifts.
-//!   The Royal Magician model writes its board and reserves only; its castling and e.p.
-//!   state shows in the move lists.
+//!   The Royal Magician model writes every field but the two clocks.
 //!
 //! The models: `generic_reference` (chess, Magi, Deathmatch and its legacy rules),
 //! `magician_reference` (Magician Chess) and `royal_magician/reference.rs`. None calls the
@@ -89,10 +88,19 @@ impl Model {
         match self {
             Model::Generic(b) => (b.to_fen(), engine),
             Model::Holes(b) => (b.to_fen(), engine),
-            Model::Drops(r) => (
-                r.board_and_reserve(),
-                engine.split_whitespace().next().unwrap(),
-            ),
+            // The model keeps no move clocks: everything before them.
+            Model::Drops(r) => {
+                let fields = engine
+                    .split_whitespace()
+                    .take(4)
+                    .map(str::len)
+                    .sum::<usize>()
+                    + 3;
+                (
+                    format!("{} {}", r.board_and_reserve(), r.side_castling_and_ep()),
+                    &engine[..fields],
+                )
+            }
         }
     }
 }

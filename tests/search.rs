@@ -243,9 +243,18 @@ fn mate_limits_stop_at_the_mate() {
         depth: Some(20),
         ..Limits::default()
     };
+    let result = search(&pos, &[], limits.clone(), 1);
+    assert_eq!(result.score, Score::Mate(2));
+    assert!(result.depth <= 6, "stopped at depth {}", result.depth);
+    // The move found starts the mate: every reply leaves a mate in one.
+    assert_keeps_the_mate(&pos, result.best, 2, "chess", "go mate 2");
+    // Magi, on its own board (Rooks and Kings on 10x10): the same.
+    let pos = position("magi", "8k1/10/10/10/10/10/10/10/R9/1R6K1 w - - 0 1");
+    assert_eq!(mate_distance(&pos, 2), Some(2), "the solver disagrees");
     let result = search(&pos, &[], limits, 1);
     assert_eq!(result.score, Score::Mate(2));
     assert!(result.depth <= 6, "stopped at depth {}", result.depth);
+    assert_keeps_the_mate(&pos, result.best, 2, "magi", "go mate 2");
 }
 
 /// Each selective part of the search, turned off alone, changes the tree: the switches that
@@ -520,17 +529,25 @@ fn a_movetime_is_kept() {
         movetime: Some(std::time::Duration::from_millis(400)),
         ..Limits::default()
     };
+    let tt = TranspositionTable::new(16).unwrap();
+    let (options, control) = (SearchOptions::default(), SearchControl::default());
+    let mut data = ThreadData::fresh(1);
     let start = std::time::Instant::now();
-    let result = search(&pos, &[], limits, 1);
+    let result = with_position!(&pos, p => think(p, &[], &limits, &options, &tt, &control, &mut data, &|_| {}));
     let took = start.elapsed();
     assert!(!result.best.is_null());
-    // The default overhead (30 ms) is kept back from the 400 ms.
+    // The overhead (30 ms) is kept back from the 400 ms: the search stops at about 370 ms,
+    // within the time given. As much again is allowed for a thread the machine sets aside
+    // (tests run side by side); a search that ignored the overhead, or looked at the clock
+    // too seldom, would fail.
+    let overhead = options.move_overhead;
+    assert_eq!(overhead, std::time::Duration::from_millis(30));
     assert!(
         took >= std::time::Duration::from_millis(300),
         "answered after {took:?}"
     );
     assert!(
-        took <= std::time::Duration::from_millis(400 + 500),
+        took <= std::time::Duration::from_millis(400) + overhead,
         "answered after {took:?}"
     );
 }

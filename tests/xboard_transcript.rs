@@ -291,26 +291,78 @@ fn go_playother_and_move_now() {
     assert!(at_move < at_pong, "{lines:?}");
 }
 
+/// The lines before the engine's move (after it, it may already ponder and post again).
+fn before_move(lines: &[String]) -> &[String] {
+    let at = lines.iter().position(|l| l.starts_with("move "));
+    &lines[..at.unwrap_or(lines.len())]
+}
+
+/// The lines after the engine's move.
+fn after_move(lines: &[String]) -> &[String] {
+    let at = lines.iter().position(|l| l.starts_with("move "));
+    &lines[at.map_or(lines.len(), |i| i + 1)..]
+}
+
+/// The thinking lines (`depth score time nodes pv…`) among `lines`, as their words.
+fn thinking(lines: &[String]) -> Vec<Vec<String>> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
+
 #[test]
 fn pondering_on_the_expected_reply() {
     let mut t = Transcript::start();
     t.send("xboard\nprotover 2\nnew\nhard\npost\nsd 4\nusermove e2e4");
     let lines = t.wait("move ");
-    let pv = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with(|c: char| c.is_ascii_digit()))
-        .expect("thinking")
+    let last = thinking(before_move(&lines)).pop().expect("thinking");
+    // `depth score time nodes move reply …`: the engine now ponders on `reply`.
+    let reply = last
+        .get(5)
+        .expect("a line with a reply to ponder on")
         .clone();
-    let words: Vec<&str> = pv.split_whitespace().collect();
-    // The engine now ponders on its expected reply; play it (a ponder hit) or another move.
-    let expected = words.get(5).copied();
-    let fen_before = t.fen();
-    assert!(fen_before.contains(" w "));
-    let reply = expected.unwrap_or("d2d4");
+    assert_eq!(engine_move(&lines), last[4], "{lines:?}");
+    assert!(t.fen().contains(" w "));
+    // The ponder search posts its own lines before the reply comes.
+    std::thread::sleep(Duration::from_millis(300));
+    let mut pondering = thinking(after_move(&lines));
+    pondering.extend(thinking(&t.take()));
+    assert!(
+        !pondering.is_empty(),
+        "no thinking while pondering: {lines:?}"
+    );
+    // A ponder hit: the search goes on rather than starting again at depth 1, and it plays
+    // the first move of its last line.
     t.send(&format!("usermove {reply}"));
     let lines = t.wait("move ");
-    assert!(!engine_move(&lines).is_empty());
+    let after_hit = thinking(before_move(&lines));
+    assert!(
+        after_hit.iter().all(|w| w[0] != "1"),
+        "the search started again after a ponder hit: {lines:?}"
+    );
+    let final_line = after_hit.last().or(pondering.last()).unwrap().clone();
+    assert_eq!(engine_move(&lines), final_line[4], "{lines:?}");
+    // A miss: a reply other than the expected one starts a new search from depth 1.
+    let expected = final_line.get(5).cloned().unwrap_or_default();
+    std::thread::sleep(Duration::from_millis(300));
+    t.take();
+    assert!(t.fen().contains(" w "));
+    let other = t
+        .session
+        .game()
+        .position()
+        .legal_moves_wire(1)
+        .into_iter()
+        .find(|m| *m != expected)
+        .expect("a legal reply");
+    t.send(&format!("usermove {other}"));
+    let lines = t.wait("move ");
+    assert!(
+        thinking(before_move(&lines)).iter().any(|w| w[0] == "1"),
+        "a missed ponder did not search anew: {lines:?}"
+    );
     t.alive(7);
     // easy stops pondering: no move comes without a user move.
     t.send("easy");
@@ -323,7 +375,19 @@ fn analyze_mode_with_moves_status_and_exit() {
     let mut t = Transcript::start();
     t.send("xboard\nprotover 2\nnew\nvariant magi\nanalyze");
     let lines = t.wait("1 ");
-    assert!(has(&lines, " "), "{lines:?}");
+    // `1 score time nodes pv…`, its first move one of Magi's (ranks from 0 on a 10-rank board).
+    let first = thinking(&lines).into_iter().next().expect("a depth-1 line");
+    assert!(first.len() >= 5, "{lines:?}");
+    assert!(
+        first[1..4].iter().all(|n| n.parse::<i64>().is_ok()),
+        "{lines:?}"
+    );
+    let legal = t.session.game().position().legal_moves_wire(first_rank(10));
+    assert!(
+        legal.contains(&first[4]),
+        "{} is not a move here: {lines:?}",
+        first[4]
+    );
     // `.` prints a status line; moves, undo and setboard restart the analysis.
     std::thread::sleep(Duration::from_millis(100));
     let lines = t.send(".");

@@ -1362,15 +1362,20 @@ mod tests {
         }
     }
 
-    /// Chess with its own stalemate rule, as a variant file could give it.
+    /// Chess with its own stalemate rule, as a variant file could give it, at its start.
     fn chess_where_stalemate_is(outcome: &str) -> Position<u64> {
+        chess_where_stalemate_is_at(outcome, None)
+    }
+
+    /// The same at `fen`.
+    fn chess_where_stalemate_is_at(outcome: &str, fen: Option<&str>) -> Position<u64> {
         let text = include_str!("../../variants/chess.toml").replace(
             "stalemate = \"draw\"",
             &format!("stalemate = \"{outcome}\""),
         );
         let variant = crate::variant::parse_variant(&text, "chess.toml").expect("sound");
         let variant: &'static _ = Box::leak(Box::new(variant));
-        match crate::board::AnyPosition::from_fen(variant, None).expect("the start") {
+        match crate::board::AnyPosition::from_fen(variant, fen).expect("sound") {
             crate::board::AnyPosition::Small(pos) => pos,
             crate::board::AnyPosition::Large(_) => unreachable!("8x8"),
         }
@@ -1428,6 +1433,27 @@ mod tests {
         let worker = Worker::new(0, &state, &mut data, &reached, &[]);
         assert_eq!(worker.fifty_move_score(&short, 2), None);
         assert_eq!(worker.fifty_move_score(&reached, 2), Some(0));
+    }
+
+    /// At the limit, a position without a move is still mate or stalemate: the move that
+    /// reached the limit ended the game first. The stalemate scores as the variant says.
+    #[test]
+    fn mate_and_stalemate_at_the_fifty_move_limit_score_as_themselves() {
+        let tt = crate::search::tt::TranspositionTable::with_buckets(1);
+        let control = super::super::SearchControl::default();
+        let mut state = unlimited(&tt, &control);
+        state.options.stalemate_bonus = 7;
+        let mated = position("chess", "R6k/8/6K1/8/8/8/8/8 b - - 100 80");
+        let mut data = ThreadData::default();
+        let worker = Worker::new(0, &state, &mut data, &mated, &[]);
+        assert_eq!(worker.fifty_move_score(&mated, 5), Some(5 - MATE));
+        let stalemated = "7k/5Q2/6K1/8/8/8/8/8 b - - 100 80";
+        for (outcome, score) in [("draw", -7), ("loss", 5 - MATE), ("win", MATE - 5)] {
+            let pos = chess_where_stalemate_is_at(outcome, Some(stalemated));
+            let mut data = ThreadData::default();
+            let worker = Worker::new(0, &state, &mut data, &pos, &[]);
+            assert_eq!(worker.fifty_move_score(&pos, 5), Some(score), "{outcome}");
+        }
     }
 
     /// A helper ends on the last depth it does not skip: helper 1 leaves out odd depths,

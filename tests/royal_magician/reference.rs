@@ -401,6 +401,42 @@ impl Reference {
         moves.iter().map(|(_, next)| next.perft(depth - 1)).sum()
     }
 
+    /// The FEN's side, castling and en-passant fields. An e.p. square is written only when a
+    /// pawn of the side to move attacks it (the convention the engine's FEN follows).
+    pub fn side_castling_and_ep(&self) -> String {
+        let side = if self.white { "w" } else { "b" };
+        let castling: String = ['K', 'Q', 'k', 'q']
+            .iter()
+            .zip(self.castling)
+            .filter(|&(_, kept)| kept)
+            .map(|(&c, _)| c)
+            .collect();
+        let castling = if castling.is_empty() {
+            "-".to_string()
+        } else {
+            castling
+        };
+        let ep = match self.ep {
+            Some((x, y)) => {
+                let (pawn, from) = if self.white {
+                    ('P', y - 1)
+                } else {
+                    ('p', y + 1)
+                };
+                let attacked = [x - 1, x + 1]
+                    .iter()
+                    .any(|&f| (0..8).contains(&f) && self.at(f, from) == pawn);
+                if attacked {
+                    format!("{}{}", (b'a' + x as u8) as char, y + 1)
+                } else {
+                    "-".to_string()
+                }
+            }
+            None => "-".to_string(),
+        };
+        format!("{side} {castling} {ep}")
+    }
+
     /// The board and reserve as the FEN's first field: `<board>[<groups>]`.
     pub fn board_and_reserve(&self) -> String {
         let mut out = String::new();
