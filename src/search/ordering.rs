@@ -208,8 +208,9 @@ impl MovePicker<'_> {
             keys.push(u64::from(s as u32 ^ SIGN) << 32 | u64::from(m.bits()));
         }
         keys.sort_unstable_by(|a, b| b.cmp(a));
+        // Only the moves are written back: once sorted, the picker hands them out in order
+        // and reads no score again.
         for (i, &key) in keys.iter().enumerate() {
-            self.scores[from + i] = ((key >> 32) as u32 ^ SIGN) as i32;
             self.moves[from + i] = Move::from_bits(key as u32).unwrap_or(Move::NULL);
         }
     }

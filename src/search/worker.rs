@@ -1421,6 +1421,17 @@ mod tests {
         }
     }
 
+    /// Without a node limit the stop conditions are looked at every CHECK_EVERY nodes; under
+    /// one, every thousandth of it, at least every node and at most every CHECK_EVERY.
+    #[test]
+    fn a_node_limit_sets_how_often_the_count_is_looked_at() {
+        assert_eq!(check_interval(None), CHECK_EVERY);
+        assert_eq!(check_interval(Some(3_000)), 3);
+        assert_eq!(check_interval(Some(123_456)), 123);
+        assert_eq!(check_interval(Some(999)), 1);
+        assert_eq!(check_interval(Some(1 << 40)), CHECK_EVERY);
+    }
+
     /// The move that reaches the limit draws (unless it mates); one short of it, nothing.
     #[test]
     fn the_fifty_move_rule_draws_at_the_limit_itself() {
