@@ -2,12 +2,12 @@
 //! widened after each failure until the score falls inside it.
 
 use super::MATE;
+use super::params::{
+    ASPIRATION_DELTA as FIRST_DELTA, ASPIRATION_GIVE_UP as GIVE_UP_DELTA,
+    ASPIRATION_MIN_DEPTH as FIRST_DEPTH,
+};
 
-/// Below this the window is searched wide open.
-const FIRST_DEPTH: i32 = 4;
-const FIRST_DELTA: i32 = 30;
-/// Past this half-width the window opens fully.
-const GIVE_UP_DELTA: i32 = 1000;
+/// The window searched wide open.
 const WIDE: (i32, i32) = (-MATE - 1, MATE + 1);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use super::params::{DEFAULT_MOVES_TO_GO, HARD_LIMIT_FACTOR, MAX_TIME_FRACTION};
+
 /// What the GUI asked for.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -59,16 +61,19 @@ impl Budget {
             return Budget::unlimited();
         };
         let usable = left.saturating_sub(overhead).max(Duration::from_millis(1));
-        let moves = limits.moves_to_go.unwrap_or(30).clamp(1, 50);
+        let moves = limits
+            .moves_to_go
+            .unwrap_or(DEFAULT_MOVES_TO_GO)
+            .clamp(1, 50);
         let per_move = usable / moves + limits.increment * 3 / 4;
         // Never plan to use more than a fraction of what is left, however the increment adds up.
         let cap = if moves == 1 {
             usable * 9 / 10
         } else {
-            usable / 3
+            usable / MAX_TIME_FRACTION
         };
         let soft = per_move.min(cap).max(Duration::from_millis(1));
-        let hard = (soft * 4).min(cap).max(soft);
+        let hard = (soft * HARD_LIMIT_FACTOR).min(cap).max(soft);
         Budget { soft, hard }
     }
 }
