@@ -288,7 +288,7 @@ fn go_with_every_limit_and_the_info_fields() {
         .collect();
     assert_eq!(pv.len(), 3, "{last}");
     assert_eq!(bestmove(&lines).0, pv[0], "{lines:?}");
-    let mut mated = t.session.game().position().clone();
+    let mut mated = *t.session.game().position();
     for m in &pv {
         mated = mated
             .after_wire(m, 1)
