@@ -71,10 +71,10 @@ const FITTED: [(&str, WdlModel); 6] = [
 ];
 
 const CHESS: WdlModel = WdlModel {
-    a0: 164.1,
-    a1: -110.2,
-    b0: 70.5,
-    b1: 68.1,
+    a0: 331.1,
+    a1: -265.4,
+    b0: 162.2,
+    b1: -77.7,
 };
 
 /// The model of `variant`.
@@ -150,19 +150,21 @@ mod tests {
     }
 
     /// The win curve crosses one half at `a = a0 + a1·m` and reaches 1/(1 + e⁻¹) one `b`
-    /// further (`b = b0 + b1·m`); the loss curve mirrors it. Chess at half the material:
-    /// a = 164.1 − 110.2/2 = 109, b = 70.5 + 68.1/2 = 104.55.
+    /// further (`b = b0 + b1·m`); the loss curve mirrors it. Chess's model at half the
+    /// material (both positive there).
     #[test]
     fn the_curves_cross_one_half_at_a_and_rise_over_b() {
         let one_b_up = 1.0 / (1.0 + (-1.0f64).exp());
         let close = |x: f64, y: f64| (x - y).abs() < 1e-9;
-        let (win, _) = chances(&CHESS, 109.0, 0.5);
+        let (a, b) = (CHESS.a0 + CHESS.a1 / 2.0, CHESS.b0 + CHESS.b1 / 2.0);
+        assert!(a > 0.0 && b > 1.0, "{a} {b}");
+        let (win, _) = chances(&CHESS, a, 0.5);
         assert!(close(win, 0.5), "{win}");
-        let (win, _) = chances(&CHESS, 109.0 + 104.55, 0.5);
+        let (win, _) = chances(&CHESS, a + b, 0.5);
         assert!(close(win, one_b_up), "{win}");
-        let (_, loss) = chances(&CHESS, -109.0, 0.5);
+        let (_, loss) = chances(&CHESS, -a, 0.5);
         assert!(close(loss, 0.5), "{loss}");
-        let (_, loss) = chances(&CHESS, -109.0 - 104.55, 0.5);
+        let (_, loss) = chances(&CHESS, -a - b, 0.5);
         assert!(close(loss, one_b_up), "{loss}");
         // A negative a is taken as 0 and a b below 1 as 1.
         let odd = WdlModel {
