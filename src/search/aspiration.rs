@@ -2,10 +2,7 @@
 //! widened after each failure until the score falls inside it.
 
 use super::MATE;
-use super::params::{
-    ASPIRATION_DELTA as FIRST_DELTA, ASPIRATION_GIVE_UP as GIVE_UP_DELTA,
-    ASPIRATION_MIN_DEPTH as FIRST_DEPTH,
-};
+use super::params::{ASPIRATION_DELTA, ASPIRATION_GIVE_UP, ASPIRATION_MIN_DEPTH};
 
 /// The window searched wide open.
 const WIDE: (i32, i32) = (-MATE - 1, MATE + 1);
@@ -30,15 +27,15 @@ pub enum Outcome {
 
 impl Aspiration {
     pub fn new(depth: i32, previous: i32) -> Aspiration {
-        let (alpha, beta) = if depth >= FIRST_DEPTH {
-            (previous - FIRST_DELTA, previous + FIRST_DELTA)
+        let (alpha, beta) = if depth >= ASPIRATION_MIN_DEPTH {
+            (previous - ASPIRATION_DELTA, previous + ASPIRATION_DELTA)
         } else {
             WIDE
         };
         Aspiration {
             alpha,
             beta,
-            delta: FIRST_DELTA,
+            delta: ASPIRATION_DELTA,
         }
     }
 
@@ -57,7 +54,7 @@ impl Aspiration {
             return Outcome::Exact;
         };
         self.delta += self.delta;
-        if self.delta > GIVE_UP_DELTA {
+        if self.delta > ASPIRATION_GIVE_UP {
             (self.alpha, self.beta) = WIDE;
         }
         outcome

@@ -1362,13 +1362,9 @@ mod tests {
         }
     }
 
-    /// Chess with its own stalemate rule, as a variant file could give it, at its start.
-    fn chess_where_stalemate_is(outcome: &str) -> Position<u64> {
-        chess_where_stalemate_is_at(outcome, None)
-    }
-
-    /// The same at `fen`.
-    fn chess_where_stalemate_is_at(outcome: &str, fen: Option<&str>) -> Position<u64> {
+    /// Chess with its own stalemate rule, as a variant file could give it, at `fen` (or the
+    /// start).
+    fn chess_where_stalemate_is(outcome: &str, fen: Option<&str>) -> Position<u64> {
         let text = include_str!("../../variants/chess.toml").replace(
             "stalemate = \"draw\"",
             &format!("stalemate = \"{outcome}\""),
@@ -1390,7 +1386,7 @@ mod tests {
         let mut state = unlimited(&tt, &control);
         state.options.stalemate_bonus = 7;
         for (outcome, score) in [("draw", -7), ("loss", 3 - MATE), ("win", MATE - 3)] {
-            let pos = chess_where_stalemate_is(outcome);
+            let pos = chess_where_stalemate_is(outcome, None);
             let mut data = ThreadData::default();
             let worker = Worker::new(0, &state, &mut data, &pos, &[]);
             assert_eq!(worker.stalemate_score(&pos, 3), score, "{outcome}");
@@ -1460,7 +1456,7 @@ mod tests {
         assert_eq!(worker.fifty_move_score(&mated, 5), Some(5 - MATE));
         let stalemated = "7k/5Q2/6K1/8/8/8/8/8 b - - 100 80";
         for (outcome, score) in [("draw", -7), ("loss", 5 - MATE), ("win", MATE - 5)] {
-            let pos = chess_where_stalemate_is_at(outcome, Some(stalemated));
+            let pos = chess_where_stalemate_is(outcome, Some(stalemated));
             let mut data = ThreadData::default();
             let worker = Worker::new(0, &state, &mut data, &pos, &[]);
             assert_eq!(worker.fifty_move_score(&pos, 5), Some(score), "{outcome}");
