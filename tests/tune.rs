@@ -96,6 +96,12 @@ fn perturbed(w: &Weights, rng: &mut StdRng) -> Weights {
     out
 }
 
+fn with_square_tables(w: &Weights) -> Weights {
+    let mut out = w.clone();
+    out.add_square_tables();
+    out
+}
+
 fn pieces_on_board(pos: &AnyPosition) -> i32 {
     with_position!(pos, p => p.occupied().count() as i32)
 }
@@ -104,12 +110,13 @@ fn pieces_on_board(pos: &AnyPosition) -> i32 {
 fn the_trace_is_the_evaluation_as_a_linear_form_of_every_weight() {
     let mut rng = StdRng::seed_from_u64(7);
     for v in Registry::builtin().all() {
-        for round in 0..3 {
-            // Round 0: the variant's own weights; then every weight moved.
-            let weights = if round == 0 {
-                v.weights.clone()
-            } else {
-                perturbed(&v.weights, &mut rng)
+        for round in 0..4 {
+            // Round 0: the variant's own weights; then every weight moved; last, with square
+            // tables too.
+            let weights = match round {
+                0 => v.weights.clone(),
+                1 | 2 => perturbed(&v.weights, &mut rng),
+                _ => perturbed(&with_square_tables(&v.weights), &mut rng),
             };
             let tuned = with_weights(v, weights.clone());
             for pos in random_positions(v, 6, 80, 11 + round) {
@@ -149,13 +156,32 @@ fn far_move(w: &magus::variant::weights::Weight, phase: usize, by: i32) -> i32 {
 
 #[test]
 fn each_weight_moves_the_evaluation_as_its_count_in_the_trace_says() {
-    for v in Registry::builtin().all() {
-        let positions = random_positions(v, 8, 90, 23);
+    // Every variant as built in, then with square tables added, perturbed so that no
+    // square is zero. A square table has hundreds of weights alike: every ninth is moved.
+    let mut rng = StdRng::seed_from_u64(29);
+    let builtin = Registry::builtin();
+    let with_tables: Vec<&'static Variant> = builtin
+        .all()
+        .iter()
+        .map(|v| with_weights(v, perturbed(&with_square_tables(&v.weights), &mut rng)))
+        .collect();
+    for v in builtin.all().iter().copied().chain(with_tables) {
+        let positions: Vec<AnyPosition> = random_positions(v, 8, 90, 23)
+            .iter()
+            .map(|p| under(v, p))
+            .collect();
         let before: Vec<(i32, magus::eval::Trace)> = positions
             .iter()
             .map(|p| (white_eval(p), trace_of(p)))
             .collect();
+        let mut squares_seen = 0;
         for (i, w) in v.weights.list.iter().enumerate() {
+            if w.key.starts_with("squares.") {
+                squares_seen += 1;
+                if squares_seen % 9 != 1 {
+                    continue;
+                }
+            }
             let phases: &[usize] = match w.shape {
                 Shape::Pair => &[0, 1],
                 Shape::Single => &[0],
@@ -255,6 +281,73 @@ fn the_trace_counts_a_weight_where_its_term_is() {
     );
 }
 
+#[test]
+fn a_square_weight_counts_on_its_square_and_its_mirror_from_each_sides_view() {
+    // `squares.Nc3` is a White Knight on c3 or f3 and a Black one on c6 or f6.
+    let chess = variant("chess");
+    let definition = magus::variant::builtin::BUILTIN
+        .iter()
+        .find(|(f, _)| f.ends_with("chess.toml"))
+        .unwrap()
+        .1;
+    let with_table = Box::leak(Box::new(
+        parse_variant(
+            &format!("{definition}\n[eval.squares]\nNc3 = [40, 20]\n"),
+            "c.toml",
+        )
+        .unwrap(),
+    ));
+    assert!(with_table.weights.has_square_tables());
+    assert!(!chess.weights.has_square_tables());
+    let cases = [
+        ("4k3/8/8/8/8/2N5/8/4K3 w - - 0 1", 1),
+        ("4k3/8/8/8/8/5N2/8/4K3 b - - 0 1", 1),
+        ("4k3/8/8/8/2N5/8/8/4K3 w - - 0 1", 0),
+        ("4k3/8/8/8/8/3N4/8/4K3 w - - 0 1", 0),
+        ("4k3/8/2n5/8/8/8/8/4K3 w - - 0 1", -1),
+        ("4k3/8/5n2/8/8/8/8/4K3 b - - 0 1", -1),
+        ("4k3/8/8/8/8/2n5/8/4K3 w - - 0 1", 0),
+    ];
+    for (fen, sign) in cases {
+        let plain = AnyPosition::from_fen(chess, Some(fen)).unwrap();
+        let tabled = under(with_table, &plain);
+        let t = trace_of(&tabled);
+        let blend = (40 * t.phase + 20 * (t.total_phase - t.phase)) as f64 / t.total_phase as f64;
+        let moved = (white_eval(&tabled) - white_eval(&plain)) as f64;
+        // Each evaluation rounds its blend once.
+        assert!(
+            (moved - sign as f64 * blend).abs() <= 1.0,
+            "{fen}: moved {moved}, the weight is {blend:.1} here"
+        );
+    }
+}
+
+#[test]
+fn square_tables_round_trip_and_leave_out_the_squares_never_moved() {
+    let v = variant("magi");
+    let mut weights = with_square_tables(&v.weights);
+    let (moved, unmoved) = ("squares.Dc4", "squares.Da1");
+    let at = weights.index(moved).unwrap();
+    weights.list[at].value = [17, -5];
+    let text = weights.to_toml(&["test".into()]);
+    assert!(
+        text.contains("[eval.squares]") && text.contains("Dc4 "),
+        "{text}"
+    );
+    assert!(!text.contains("Da1 "), "{text}");
+    let read = v.weights.read_section(&text, "p.toml").unwrap();
+    assert_eq!(read, weights);
+    assert_eq!(read.get(unmoved).unwrap().value, [0, 0]);
+    // A table covers the board's left half, middle file included, on every rank.
+    let squares = read
+        .list
+        .iter()
+        .filter(|w| w.key.starts_with("squares.D"))
+        .count();
+    assert_eq!(squares, 5 * 10);
+    assert!(read.get("squares.De10").is_some() && read.get("squares.Df1").is_none());
+}
+
 /// Data made by the evaluation with known weights: each position's target is what that
 /// evaluation predicts through the sigmoid.
 fn synthetic(truth: &'static Variant, start: &'static Variant, k: f64) -> (Dataset, Slots) {
@@ -305,6 +398,7 @@ fn the_tuner_recovers_known_weights_from_their_own_predictions() {
         learning_rate: 3.0,
         lambda: 1.0,
         frozen: vec![false; slots.len()],
+        ridge: Vec::new(),
     };
     let start_loss = data.loss(&x, k, 1.0);
     let end_loss = fit::fit(&data, &slots, &mut x, k, &options, &mut |_, _| {});
@@ -351,6 +445,7 @@ fn a_frozen_weight_stays_where_it_is() {
         learning_rate: 3.0,
         lambda: 1.0,
         frozen,
+        ridge: Vec::new(),
     };
     fit::fit(&data, &slots, &mut x, 0.006, &options, &mut |_, _| {});
     let found = slots.weights(&v.weights, &x);
@@ -358,6 +453,44 @@ fn a_frozen_weight_stays_where_it_is() {
     assert_ne!(start("material.N"), [420, 420]);
     assert_eq!(found.get("material.N").unwrap().value, start("material.N"));
     assert_ne!(found.get("material.B").unwrap().value, start("material.B"));
+}
+
+#[test]
+fn a_ridge_pulls_the_weights_it_is_given_towards_zero() {
+    // Data made with a Knight worth 150 more on c3/f3: fitted freely the square gets most
+    // of it back; under a strong ridge on that square alone it stays small, and the
+    // Knight's material (not pulled) is fitted as freely as before.
+    let v = variant("chess");
+    let start = with_weights(v, with_square_tables(&v.weights));
+    let mut truth = start.weights.clone();
+    let i = truth.index("squares.Nc3").unwrap();
+    truth.list[i].value = [150, 150];
+    let k = 0.006;
+    let (data, slots) = synthetic(with_weights(v, truth), start, k);
+    let (m, e) = slots.of[i];
+    let fitted = |pull: f64| {
+        let mut ridge = vec![0.0; slots.len()];
+        ridge[m as usize] = pull;
+        ridge[e as usize] = pull;
+        let options = Options {
+            epochs: 300,
+            learning_rate: 3.0,
+            lambda: 1.0,
+            frozen: vec![false; slots.len()],
+            ridge,
+        };
+        let mut x = slots.vector(&start.weights);
+        fit::fit(&data, &slots, &mut x, k, &options, &mut |_, _| {});
+        slots.weights(&start.weights, &x)
+    };
+    let (free, pulled) = (fitted(0.0), fitted(1.0));
+    let square = |w: &Weights| w.get("squares.Nc3").unwrap().value;
+    let (free, pulled) = (square(&free), square(&pulled));
+    assert!(free.iter().all(|&v| v > 60), "free {free:?}");
+    assert!(
+        pulled.iter().all(|&v| v.abs() < 20),
+        "pulled {pulled:?}, free {free:?}"
+    );
 }
 
 #[test]
@@ -430,6 +563,17 @@ fn a_bad_parameters_file_is_refused_naming_the_file_and_the_key() {
         ),
         ("[eval]\ntempos = [1, 1]\n", "eval.tempos", "line 2"),
         ("[eval.material]\nK = [1, 1]\n", "eval.material.K", "line 2"),
+        // A square table covers the left half (its right is the mirror) of the board.
+        (
+            "[eval.squares]\nNe3 = [1, 1]\n",
+            "eval.squares.Ne3",
+            "line 2",
+        ),
+        (
+            "[eval.squares]\nNc9 = [1, 1]\n",
+            "eval.squares.Nc9",
+            "line 2",
+        ),
         (
             "[eval]\ntempo = [1, 1]\n[other]\nx = 1\n",
             "other",
@@ -743,6 +887,35 @@ fn tune_fits_the_sample_and_writes_a_parameters_file_and_a_variant() {
     for w in second.list.iter().filter(|w| w.key.starts_with("material")) {
         assert_eq!(Some(w), fitted.get(&w.key));
     }
+    // With square tables: they are fitted (from zero), written, and read back.
+    let tables = dir.join("tables.toml");
+    let tables_definition = dir.join("chess-tables.toml");
+    succeeds(&[
+        "tune",
+        "--variant",
+        "chess",
+        SAMPLE,
+        "--epochs",
+        "40",
+        "--squares",
+        "-o",
+        tables.to_str().unwrap(),
+        "--variant-out",
+        tables_definition.to_str().unwrap(),
+    ]);
+    let text = read(&tables);
+    assert!(text.contains("[eval.squares]"), "{text}");
+    let with_tables = v.weights.read_section(&text, "t").unwrap();
+    assert!(with_tables.has_square_tables());
+    let moved =
+        |w: &&magus::variant::weights::Weight| w.key.starts_with("squares.") && w.value != [0, 0];
+    let moved_squares = with_tables.list.iter().filter(moved).count();
+    assert!(moved_squares > 100, "{moved_squares} squares moved\n{text}");
+    // No pawn stands on its first rank: those squares never move and are not written.
+    assert_eq!(with_tables.get("squares.Pa1").unwrap().value, [0, 0]);
+    assert!(!text.contains("Pa1 "), "{text}");
+    let loaded = parse_variant(&read(&tables_definition), "d").unwrap();
+    assert_eq!(loaded.weights, with_tables);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! Centipawns; `mg`/`eg` are blended by the game phase.
 
 use crate::variant::Variant;
-use crate::variant::weights::Weights;
+use crate::variant::weights::{Weights, square_key, table_files};
 
 /// The index of no weight: a term the variant does not have.
 pub const NO_WEIGHT: u16 = u16::MAX;
@@ -35,6 +35,11 @@ pub struct Params {
     pub material: Vec<W>,
     /// Per kind that leaps: percent of its derived placement table.
     pub placement: Vec<W>,
+    /// Per kind, its square table (`[eval.squares]`, when the variant has one): index
+    /// `kind * table_squares + rank * table_files + file`, from the piece's own side, the
+    /// file mirrored into the board's left half.
+    pub squares: Vec<W>,
+    pub table_files: u8,
     /// Pawn placement: per rank advanced, on a centre file.
     pub pawn_advance: W,
     pub pawn_centre: W,
@@ -81,7 +86,24 @@ impl Params {
                 .map(|p| get(&format!("{section}.{}", p.letter)))
                 .collect()
         };
+        let table_files = table_files(variant.files);
+        let squares = if weights.has_square_tables() {
+            variant
+                .pieces
+                .iter()
+                .flat_map(|p| {
+                    (0..variant.ranks).flat_map(move |rank| {
+                        (0..table_files).map(move |file| (p.letter, file, rank))
+                    })
+                })
+                .map(|(letter, file, rank)| get(&square_key(letter, file, rank)))
+                .collect()
+        } else {
+            Vec::new()
+        };
         Params {
+            squares,
+            table_files,
             tempo: get("tempo"),
             material: per_kind("material"),
             placement: per_kind("placement"),
@@ -105,6 +127,17 @@ impl Params {
             reserve_share: get("drops.reserve_share"),
             reserve_closeness: get("drops.reserve_closeness"),
         }
+    }
+
+    /// The square-table weight of a kind on a square, given from its own side (`file` on the
+    /// whole board, `rank` counted from its first); none when the variant has no tables.
+    pub fn square(&self, kind: usize, file: u8, rank: u8, files: u8) -> W {
+        if self.squares.is_empty() {
+            return W::default();
+        }
+        let file = file.min(files - 1 - file);
+        let per_kind = self.squares.len() / self.material.len();
+        self.squares[kind * per_kind + rank as usize * self.table_files as usize + file as usize]
     }
 }
 

@@ -6,13 +6,14 @@ use std::sync::Mutex;
 
 use arrayvec::ArrayVec;
 
-use super::params::{Params, W};
+use super::params::{NO_WEIGHT, Params, W};
 use crate::board::{Bitboard, Color, Kind, Layout, Position, Square};
 use crate::variant::Role;
 
-/// What a placement bonus is made of: up to three weights, each with what multiplies it in
-/// the middlegame and in the endgame (for the trace of the evaluation's linear form).
-pub type PlacementFeatures = ArrayVec<(W, f32, f32), 3>;
+/// What a placement bonus is made of: up to four weights (three derived from the piece's
+/// moves and role, one of its square table), each with what multiplies it in the middlegame
+/// and in the endgame (for the trace of the evaluation's linear form).
+pub type PlacementFeatures = ArrayVec<(W, f32, f32), 4>;
 
 pub struct EvalTables<B: Bitboard> {
     pub params: Params,
@@ -154,9 +155,14 @@ impl<B: Bitboard> EvalTables<B> {
                             (base_mg * scale.mg / 100, base_eg * scale.eg / 100)
                         }
                     };
+                    // The square table's own bonus comes on top.
+                    let table = params.square(k, dims.file(sq), rel as u8, dims.files);
+                    if table.id != NO_WEIGHT {
+                        parts.push((table, 1.0, 1.0));
+                    }
                     let at = (k * 2 + color.index()) * squares + s;
-                    mg[at] = m;
-                    eg[at] = e;
+                    mg[at] = m + table.mg;
+                    eg[at] = e + table.eg;
                     features[at] = parts;
                 }
             }

@@ -8,7 +8,7 @@ use super::datagen::{self, Settings};
 use super::fit::{self, Options, Slots};
 use super::load::load;
 use super::progress::format_duration;
-use crate::variant::weights::{Shape, Weights, replace_section};
+use crate::variant::weights::{SQUARES, Shape, Weights, replace_section};
 use crate::variant::{Registry, Variant};
 
 /// Plays self-play games for tuning and writes their quiet positions, with each game's
@@ -91,6 +91,16 @@ pub struct TuneArgs {
     /// Threads (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Fit a square table per piece as well (an [eval.squares] section: one weight pair per
+    /// square and piece, mirrored across the centre file), starting from zero where the
+    /// variant has none yet.
+    #[arg(long)]
+    pub squares: bool,
+    /// How strongly the square tables are pulled to zero: the fit minimises the loss plus
+    /// this times the sum of (weight / 100)² over their weights, so that a square a piece
+    /// seldom stands on keeps a small value.
+    #[arg(long, default_value_t = 0.0)]
+    pub ridge: f64,
     /// Print the variant's current weights as an [eval] section, and stop.
     #[arg(long)]
     pub print_weights: bool,
@@ -208,6 +218,9 @@ pub fn run_tune(args: &TuneArgs, registry: &Registry) -> Result<(), String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         start = start.read_section(&text, &path.display().to_string())?;
     }
+    if args.squares {
+        start.add_square_tables();
+    }
     if args.print_weights {
         print!(
             "{}",
@@ -223,6 +236,9 @@ pub fn run_tune(args: &TuneArgs, registry: &Registry) -> Result<(), String> {
     }
     if args.epochs == 0 || args.passes == 0 {
         return Err("--epochs and --passes: give at least 1".into());
+    }
+    if !(args.ridge >= 0.0 && args.ridge.is_finite()) {
+        return Err("--ridge: give a number of 0 or more".into());
     }
     if let Some(k) = args.scale
         && !(k > 0.0 && k.is_finite())
@@ -264,6 +280,14 @@ fn tune(
             frozen[e as usize] = true;
         }
     }
+    let square_prefix = format!("{SQUARES}.");
+    let mut ridge = vec![0.0; slots.len()];
+    for (w, &(m, e)) in start.list.iter().zip(&slots.of) {
+        if w.key.starts_with(&square_prefix) {
+            ridge[m as usize] = args.ridge;
+            ridge[e as usize] = args.ridge;
+        }
+    }
     let mut x = slots.vector(&start);
     let mut current = start.clone();
     let mut k = args.scale;
@@ -300,6 +324,7 @@ fn tune(
             learning_rate: args.learning_rate,
             lambda: args.lambda,
             frozen: frozen.clone(),
+            ridge: ridge.clone(),
         };
         let fit_at = Instant::now();
         let mut first = None;

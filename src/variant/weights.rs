@@ -40,6 +40,31 @@ pub struct Weight {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Weights {
     pub list: Vec<Weight>,
+    /// What the square tables would cover, for adding them ([`Weights::add_square_tables`]).
+    squares: SquareGrid,
+}
+
+/// The pieces and board a variant's square tables are laid over.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct SquareGrid {
+    pieces: Vec<(char, String)>,
+    files: u8,
+    ranks: u8,
+}
+
+/// The section of the square tables (opt-in: a variant has them when its `[eval]` has it).
+pub const SQUARES: &str = "squares";
+
+/// How many files a square table has: the board's left half, the middle file included (a
+/// square and its mirror image across the centre file share a weight).
+pub fn table_files(files: u8) -> u8 {
+    files.div_ceil(2)
+}
+
+/// The key of a piece's square-table weight: `squares.Nc3` is the Knight on c3 (and f3)
+/// seen from its own side, the rank counted from its first.
+pub fn square_key(letter: char, file: u8, rank: u8) -> String {
+    format!("{SQUARES}.{letter}{}{}", (b'a' + file) as char, rank + 1)
 }
 
 /// The range of material weights: that of a piece's declared value.
@@ -66,7 +91,18 @@ impl Weights {
     /// The hand-set weights of a variant: the orthodox set, adjusted for its mechanics and
     /// board, with the pieces' declared values as material.
     pub fn defaults(variant: &Variant) -> Weights {
-        let mut w = Weights::default();
+        let mut w = Weights {
+            list: Vec::new(),
+            squares: SquareGrid {
+                pieces: variant
+                    .pieces
+                    .iter()
+                    .map(|p| (p.letter, p.name.clone()))
+                    .collect(),
+                files: variant.files,
+                ranks: variant.ranks,
+            },
+        };
         let pair = |w: &mut Weights, key: String, value: [i32; 2], range: (i32, i32), about| {
             w.list.push(Weight {
                 key,
@@ -285,6 +321,43 @@ impl Weights {
         w
     }
 
+    /// Whether the weights hold square tables.
+    pub fn has_square_tables(&self) -> bool {
+        let prefix = format!("{SQUARES}.");
+        self.list.iter().any(|w| w.key.starts_with(&prefix))
+    }
+
+    /// Adds a square table per piece, at zero, after the other weights (unless there are
+    /// some already): a bonus for each square a piece can stand on, from its own side and
+    /// mirrored across the centre file, on top of the placement derived from its moves.
+    /// Fitted by `magus tune --squares`; too many weights to set by hand.
+    pub fn add_square_tables(&mut self) {
+        if self.has_square_tables() {
+            return;
+        }
+        let grid = &self.squares;
+        let mut added = Vec::new();
+        for (letter, name) in &grid.pieces {
+            for rank in 0..grid.ranks {
+                for file in 0..table_files(grid.files) {
+                    let (square, mirror) = (
+                        format!("{}{}", (b'a' + file) as char, rank + 1),
+                        (b'a' + grid.files - 1 - file) as char,
+                    );
+                    added.push(Weight {
+                        key: square_key(*letter, file, rank),
+                        shape: Shape::Pair,
+                        value: [0, 0],
+                        min: TERM_RANGE.0,
+                        max: TERM_RANGE.1,
+                        about: format!("{name} on {square} (and {mirror}{})", rank + 1),
+                    });
+                }
+            }
+        }
+        self.list.extend(added);
+    }
+
     pub fn index(&self, key: &str) -> Option<usize> {
         self.list.iter().position(|w| w.key == key)
     }
@@ -308,6 +381,9 @@ impl Weights {
     /// Every problem is returned, each as "key 'eval.…': what is wrong".
     pub fn apply_table(&mut self, table: &toml::Table) -> Result<(), Vec<String>> {
         let mut errors = Vec::new();
+        if table.get(SQUARES).is_some_and(|v| v.is_table()) {
+            self.add_square_tables();
+        }
         for (name, value) in table {
             match value.as_table() {
                 Some(section) if self.list.iter().any(|w| w.key.starts_with(&format!("{name}."))) => {
@@ -457,6 +533,9 @@ impl Weights {
                     Some((s, name)) if s == section => Some((name, w)),
                     _ => None,
                 })
+                // A square the fit never moved (where a piece never stood) is left out: it
+                // reads back as zero.
+                .filter(|(_, w)| section != SQUARES || w.value != [0, 0])
                 .collect();
             write(&mut out, rows);
         }
