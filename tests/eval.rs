@@ -3,12 +3,15 @@
 //! (colour-flip symmetry), and each term points the right way: pairs of positions that differ
 //! in the one thing a term measures, so that a term whose sign is flipped fails a test.
 
+use std::sync::Mutex;
+
 use magus::board::{Bitboard, Color, Position};
 use magus::eval::{
     EvalMode, EvalTables, TermId, TermSet, breakdown, evaluate, evaluate_fast, evaluate_material,
     evaluate_terms, evaluate_with,
 };
 use magus::game::AnyPosition;
+use magus::variant::weights::Weights;
 use magus::variant::{Registry, Variant};
 use magus::with_position;
 use rand::rngs::StdRng;
@@ -626,6 +629,32 @@ fn white_to_move(variant: &str, fen: &str) -> Verdict {
     Verdict::of(&position(variant, Some(fen)))
 }
 
+/// A built-in variant with the hand-set weights of its terms (`Weights::defaults`): every
+/// term points the way it was designed to and no square table is there. The built-in
+/// weights are fitted to games, and a fit may give a term the other sign in a phase (the
+/// Queen's endgame mobility in chess) or add squares that two compared positions do not
+/// share; what a term computes is tested under weights whose signs are known.
+fn handset(variant: &str) -> &'static Variant {
+    static MADE: Mutex<Vec<&'static Variant>> = Mutex::new(Vec::new());
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(v) = made.iter().find(|v| v.name == variant) {
+        return v;
+    }
+    let builtin = Registry::builtin();
+    let mut copy = builtin.get(variant).unwrap().clone();
+    copy.weights = Weights::defaults(&copy);
+    let v: &'static Variant = Box::leak(Box::new(copy));
+    made.push(v);
+    v
+}
+
+/// A position of `variant` under its hand-set weights, White to move, and its evaluation.
+fn white_to_move_handset(variant: &str, fen: &str) -> Verdict {
+    assert_eq!(fen.split_whitespace().nth(1), Some("w"), "{fen}");
+    let pos = AnyPosition::from_fen(handset(variant), Some(fen)).unwrap();
+    Verdict::of(&pos)
+}
+
 /// Every term but `terms` is the same, for both sides, in the two evaluations.
 fn assert_differ_only_in(a: &Verdict, b: &Verdict, terms: &[&str]) {
     for (&(name, aw, ab), &(_, bw, bb)) in a.terms.iter().zip(&b.terms) {
@@ -657,14 +686,14 @@ fn the_side_to_move_has_the_tempo() {
 /// (the same rank, file class and structure: both pawns are passed and isolated).
 #[test]
 fn more_mobility_scores_higher() {
-    let free = white_to_move("chess", "4k3/8/8/8/8/6P1/8/1R2K3 w - - 0 1");
-    let hemmed = white_to_move("chess", "4k3/8/8/8/8/1P6/8/1R2K3 w - - 0 1");
+    let free = white_to_move_handset("chess", "4k3/8/8/8/8/6P1/8/1R2K3 w - - 0 1");
+    let hemmed = white_to_move_handset("chess", "4k3/8/8/8/8/1P6/8/1R2K3 w - - 0 1");
     assert!(free.white("Mobility") > hemmed.white("Mobility"));
     assert_differ_only_in(&free, &hemmed, &["Mobility"]);
     assert!(free.whole > hemmed.whole);
     // The same on 10x10, where a square of mobility has its own weight.
-    let free = white_to_move("magi", "4k5/10/10/10/10/10/10/7P2/10/1R2K5 w - - 0 1");
-    let hemmed = white_to_move("magi", "4k5/10/10/10/10/10/10/1P8/10/1R2K5 w - - 0 1");
+    let free = white_to_move_handset("magi", "4k5/10/10/10/10/10/10/7P2/10/1R2K5 w - - 0 1");
+    let hemmed = white_to_move_handset("magi", "4k5/10/10/10/10/10/10/1P8/10/1R2K5 w - - 0 1");
     assert!(free.white("Mobility") > hemmed.white("Mobility"));
     assert_differ_only_in(&free, &hemmed, &["Mobility"]);
     assert!(free.whole > hemmed.whole);
@@ -692,8 +721,8 @@ fn a_passed_pawn_scores_more_the_further_it_has_come() {
 /// start rank, off the centre).
 #[test]
 fn an_isolated_pawn_scores_lower_than_a_supported_one() {
-    let together = white_to_move("chess", "4k3/8/8/8/8/8/1PP5/4K3 w - - 0 1");
-    let isolated = white_to_move("chess", "4k3/8/8/8/8/8/1P5P/4K3 w - - 0 1");
+    let together = white_to_move_handset("chess", "4k3/8/8/8/8/8/1PP5/4K3 w - - 0 1");
+    let isolated = white_to_move_handset("chess", "4k3/8/8/8/8/8/1P5P/4K3 w - - 0 1");
     assert!(together.white("Pawns") > isolated.white("Pawns"));
     assert_differ_only_in(&together, &isolated, &["Pawns"]);
     assert!(together.whole > isolated.whole);
@@ -712,8 +741,8 @@ fn a_doubled_pawn_scores_lower() {
 /// King's placement). Queens keep the game in the middlegame, where the shield counts.
 #[test]
 fn a_king_behind_its_pawn_shield_scores_higher() {
-    let sheltered = white_to_move("chess", "3q2k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1");
-    let bare = white_to_move("chess", "3q2k1/5ppp/8/8/8/8/5PPP/1K1Q4 w - - 0 1");
+    let sheltered = white_to_move_handset("chess", "3q2k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1");
+    let bare = white_to_move_handset("chess", "3q2k1/5ppp/8/8/8/8/5PPP/1K1Q4 w - - 0 1");
     assert!(sheltered.white("King safety") > bare.white("King safety"));
     assert_differ_only_in(&sheltered, &bare, &["King safety"]);
     assert!(sheltered.whole > bare.whole);
@@ -757,13 +786,12 @@ fn a_centralised_knight_scores_higher_than_one_on_the_rim() {
 }
 
 /// The pawn's and the King's placement parts, each by the sign and size of its own weight
-/// (the weights are fitted, so the test reads them): with Kings and pawns alone the phase is
+/// (the test reads them): with Kings and pawns alone the phase is
 /// the endgame's, with every piece on the board the middlegame's.
 #[test]
 fn pawn_and_king_placement_follow_their_weights() {
-    let registry = Registry::builtin();
-    let w = magus::eval::Params::of(registry.get("chess").unwrap());
-    let placement = |fen: &str| white_to_move("chess", fen).white("Placement");
+    let w = magus::eval::Params::of(handset("chess"));
+    let placement = |fen: &str| white_to_move_handset("chess", fen).white("Placement");
     // Endgame. A pawn one rank further (passed either way): the advance weight.
     let step =
         placement("4k3/8/8/8/8/P7/8/4K3 w - - 0 1") - placement("4k3/8/8/8/8/8/P7/4K3 w - - 0 1");
@@ -801,9 +829,8 @@ fn pawn_and_king_placement_follow_their_weights() {
 /// less than free ones, by the sign of their own weights.
 #[test]
 fn every_sliders_mobility_counts() {
-    let registry = Registry::builtin();
-    let w = magus::eval::Params::of(registry.get("chess").unwrap());
-    let mobility = |fen: &str| white_to_move("chess", fen).white("Mobility");
+    let w = magus::eval::Params::of(handset("chess"));
+    let mobility = |fen: &str| white_to_move_handset("chess", fen).white("Mobility");
     let pieces = [("B", 2), ("Q", 4)];
     for (piece, kind) in pieces {
         // On c1 behind pawns on b2 and d2, against the same pawns on a3 and h3.

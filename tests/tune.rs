@@ -24,6 +24,14 @@ fn variant(name: &str) -> &'static Variant {
         .unwrap_or_else(|| panic!("no variant {name}"))
 }
 
+/// Chess with the hand-set weights (`Weights::defaults`): no square tables, whose
+/// weights are collinear with the material's and the placement's (a fit could not tell
+/// them apart), and a King-attack weight that leaves three Queens below the danger cap.
+fn handset_chess() -> &'static Variant {
+    let v = variant("chess");
+    with_weights(v, Weights::defaults(v))
+}
+
 /// A copy of a variant with other weights.
 fn with_weights(v: &'static Variant, weights: Weights) -> &'static Variant {
     let mut copy = v.clone();
@@ -284,19 +292,18 @@ fn the_trace_counts_a_weight_where_its_term_is() {
 #[test]
 fn a_square_weight_counts_on_its_square_and_its_mirror_from_each_sides_view() {
     // `squares.Nc3` is a White Knight on c3 or f3 and a Black one on c6 or f6.
-    let chess = variant("chess");
     let definition = magus::variant::builtin::BUILTIN
         .iter()
-        .find(|(f, _)| f.ends_with("chess.toml"))
+        .find(|(f, _)| f.ends_with("/chess.toml") || *f == "chess.toml")
         .unwrap()
         .1;
-    let with_table = Box::leak(Box::new(
-        parse_variant(
-            &format!("{definition}\n[eval.squares]\nNc3 = [40, 20]\n"),
-            "c.toml",
-        )
-        .unwrap(),
-    ));
+    let chess_with = |section: &str| -> &'static Variant {
+        Box::leak(Box::new(
+            parse_variant(&replace_section(definition, section), "c.toml").unwrap(),
+        ))
+    };
+    let chess = chess_with("[eval]\n");
+    let with_table = chess_with("[eval.squares]\nNc3 = [40, 20]\n");
     assert!(with_table.weights.has_square_tables());
     assert!(!chess.weights.has_square_tables());
     let cases = [
@@ -366,7 +373,7 @@ fn synthetic(truth: &'static Variant, start: &'static Variant, k: f64) -> (Datas
 
 #[test]
 fn the_tuner_recovers_known_weights_from_their_own_predictions() {
-    let v = variant("chess");
+    let v = handset_chess();
     let mut truth = v.weights.clone();
     let set = |w: &mut Weights, key: &str, value: [i32; 2]| {
         let i = w.index(key).unwrap();
@@ -430,7 +437,7 @@ fn the_tuner_recovers_known_weights_from_their_own_predictions() {
 
 #[test]
 fn a_frozen_weight_stays_where_it_is() {
-    let v = variant("chess");
+    let v = handset_chess();
     let mut truth = v.weights.clone();
     let i = truth.index("material.N").unwrap();
     truth.list[i].value = [420, 420];
@@ -460,7 +467,7 @@ fn a_ridge_pulls_the_weights_it_is_given_towards_zero() {
     // Data made with a Knight worth 150 more on c3/f3: fitted freely the square gets most
     // of it back; under a strong ridge on that square alone it stays small, and the
     // Knight's material (not pulled) is fitted as freely as before.
-    let v = variant("chess");
+    let v = handset_chess();
     let start = with_weights(v, with_square_tables(&v.weights));
     let mut truth = start.weights.clone();
     let i = truth.index("squares.Nc3").unwrap();
@@ -957,7 +964,7 @@ fn tune_refuses_bad_input_with_a_message() {
 /// part no weight moves. Either way the linear form is the evaluation.
 #[test]
 fn king_danger_is_traced_below_and_at_its_cap() {
-    let v = variant("chess");
+    let v = handset_chess();
     let attack = v.weights.index("king_safety.attack").unwrap() as u16;
     let check = |fen: &str| -> ((f32, f32), (f32, f32)) {
         let pos = AnyPosition::from_fen(v, Some(fen)).unwrap();

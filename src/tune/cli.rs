@@ -387,7 +387,21 @@ fn tune(
             base.name,
             files.join(", ")
         ),
-        format!("{summary}; {} epochs, lambda {}.", args.epochs, args.lambda),
+        format!(
+            "{summary}; {} epochs, lambda {}{}{}{}.",
+            args.epochs,
+            args.lambda,
+            if args.squares { ", square tables" } else { "" },
+            if args.ridge > 0.0 {
+                format!(", ridge {}", args.ridge)
+            } else {
+                String::new()
+            },
+            args.freeze
+                .iter()
+                .map(|k| format!(", {k} frozen"))
+                .collect::<String>()
+        ),
     ];
     let section = current.to_toml(&header);
     if let Some(path) = &args.output {
