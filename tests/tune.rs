@@ -353,6 +353,14 @@ fn square_tables_round_trip_and_leave_out_the_squares_never_moved() {
         .count();
     assert_eq!(squares, 5 * 10);
     assert!(read.get("squares.De10").is_some() && read.get("squares.Df1").is_none());
+    // Each says where it stands; on 7x7 the middle file is its own mirror.
+    assert_eq!(read.get(moved).unwrap().about, "Duke on c4 (and h4)");
+    let small = with_square_tables(&variant("magician-chess").weights);
+    assert_eq!(small.get("squares.Kd4").unwrap().about, "King on d4");
+    assert_eq!(
+        small.get("squares.Kc4").unwrap().about,
+        "King on c4 (and e4)"
+    );
 }
 
 /// Data made by the evaluation with known weights: each position's target is what that

@@ -340,17 +340,20 @@ impl Weights {
         for (letter, name) in &grid.pieces {
             for rank in 0..grid.ranks {
                 for file in 0..table_files(grid.files) {
-                    let (square, mirror) = (
-                        format!("{}{}", (b'a' + file) as char, rank + 1),
-                        (b'a' + grid.files - 1 - file) as char,
-                    );
+                    let square = |f: u8| format!("{}{}", (b'a' + f) as char, rank + 1);
+                    let mirror = grid.files - 1 - file;
+                    let about = if mirror == file {
+                        format!("{name} on {}", square(file))
+                    } else {
+                        format!("{name} on {} (and {})", square(file), square(mirror))
+                    };
                     added.push(Weight {
                         key: square_key(*letter, file, rank),
                         shape: Shape::Pair,
                         value: [0, 0],
                         min: TERM_RANGE.0,
                         max: TERM_RANGE.1,
-                        about: format!("{name} on {square} (and {mirror}{})", rank + 1),
+                        about,
                     });
                 }
             }
