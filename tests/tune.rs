@@ -331,8 +331,10 @@ fn a_square_weight_counts_on_its_square_and_its_mirror_from_each_sides_view() {
 
 #[test]
 fn square_tables_round_trip_and_leave_out_the_squares_never_moved() {
+    // From the hand-set weights, with tables at zero but for one square.
     let v = variant("magi");
-    let mut weights = with_square_tables(&v.weights);
+    let handset = Weights::defaults(v);
+    let mut weights = with_square_tables(&handset);
     let (moved, unmoved) = ("squares.Dc4", "squares.Da1");
     let at = weights.index(moved).unwrap();
     weights.list[at].value = [17, -5];
@@ -342,7 +344,7 @@ fn square_tables_round_trip_and_leave_out_the_squares_never_moved() {
         "{text}"
     );
     assert!(!text.contains("Da1 "), "{text}");
-    let read = v.weights.read_section(&text, "p.toml").unwrap();
+    let read = handset.read_section(&text, "p.toml").unwrap();
     assert_eq!(read, weights);
     assert_eq!(read.get(unmoved).unwrap().value, [0, 0]);
     // A table covers the board's left half, middle file included, on every rank.
