@@ -365,6 +365,17 @@ fn square_tables_round_trip_and_leave_out_the_squares_never_moved() {
     );
 }
 
+/// A fit on the game results alone, at a step of 3 centipawns.
+fn fit_options(epochs: usize, frozen: Vec<bool>, ridge: Vec<f64>) -> Options {
+    Options {
+        epochs,
+        learning_rate: 3.0,
+        lambda: 1.0,
+        frozen,
+        ridge,
+    }
+}
+
 /// Data made by the evaluation with known weights: each position's target is what that
 /// evaluation predicts through the sigmoid.
 fn synthetic(truth: &'static Variant, start: &'static Variant, k: f64) -> (Dataset, Slots) {
@@ -410,13 +421,7 @@ fn the_tuner_recovers_known_weights_from_their_own_predictions() {
     );
 
     let mut x = slots.vector(&v.weights);
-    let options = Options {
-        epochs: 4000,
-        learning_rate: 3.0,
-        lambda: 1.0,
-        frozen: vec![false; slots.len()],
-        ridge: Vec::new(),
-    };
+    let options = fit_options(4000, vec![false; slots.len()], Vec::new());
     let start_loss = data.loss(&x, k, 1.0);
     let end_loss = fit::fit(&data, &slots, &mut x, k, &options, &mut |_, _| {});
     assert!(
@@ -457,13 +462,7 @@ fn a_frozen_weight_stays_where_it_is() {
     let (m, e) = slots.of[i];
     frozen[m as usize] = true;
     frozen[e as usize] = true;
-    let options = Options {
-        epochs: 100,
-        learning_rate: 3.0,
-        lambda: 1.0,
-        frozen,
-        ridge: Vec::new(),
-    };
+    let options = fit_options(100, frozen, Vec::new());
     fit::fit(&data, &slots, &mut x, 0.006, &options, &mut |_, _| {});
     let found = slots.weights(&v.weights, &x);
     let start = |key: &str| v.weights.get(key).unwrap().value;
@@ -475,8 +474,7 @@ fn a_frozen_weight_stays_where_it_is() {
 #[test]
 fn a_ridge_pulls_the_weights_it_is_given_towards_zero() {
     // Data made with a Knight worth 150 more on c3/f3: fitted freely the square gets most
-    // of it back; under a strong ridge on that square alone it stays small, and the
-    // Knight's material (not pulled) is fitted as freely as before.
+    // of it back; under a strong ridge on that square alone it stays small.
     let v = handset_chess();
     let start = with_weights(v, with_square_tables(&v.weights));
     let mut truth = start.weights.clone();
@@ -489,13 +487,7 @@ fn a_ridge_pulls_the_weights_it_is_given_towards_zero() {
         let mut ridge = vec![0.0; slots.len()];
         ridge[m as usize] = pull;
         ridge[e as usize] = pull;
-        let options = Options {
-            epochs: 300,
-            learning_rate: 3.0,
-            lambda: 1.0,
-            frozen: vec![false; slots.len()],
-            ridge,
-        };
+        let options = fit_options(300, vec![false; slots.len()], ridge);
         let mut x = slots.vector(&start.weights);
         fit::fit(&data, &slots, &mut x, k, &options, &mut |_, _| {});
         slots.weights(&start.weights, &x)
@@ -959,6 +951,20 @@ fn tune_refuses_bad_input_with_a_message() {
     let out = magus(&["tune", "--variant", "magi", SAMPLE, "-o", "x.toml"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not 'magi'"));
+    // A ridge pulls square tables: a variant without them is told to add them.
+    let out = magus(&[
+        "tune",
+        "--variant",
+        "deathmatch",
+        SAMPLE,
+        "--ridge",
+        "0.001",
+        "-o",
+        "x.toml",
+    ]);
+    assert!(!out.status.success());
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("--ridge") && e.contains("--squares"), "{e}");
     let printed = succeeds(&["tune", "--variant", "magi", "--print-weights"]);
     assert_eq!(
         variant("magi")

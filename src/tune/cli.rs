@@ -8,7 +8,7 @@ use super::datagen::{self, Settings};
 use super::fit::{self, Options, Slots};
 use super::load::load;
 use super::progress::format_duration;
-use crate::variant::weights::{SQUARES, Shape, Weights, replace_section};
+use crate::variant::weights::{Shape, Weights, is_square_key, replace_section};
 use crate::variant::{Registry, Variant};
 
 /// Plays self-play games for tuning and writes their quiet positions, with each game's
@@ -240,6 +240,12 @@ pub fn run_tune(args: &TuneArgs, registry: &Registry) -> Result<(), String> {
     if !(args.ridge >= 0.0 && args.ridge.is_finite()) {
         return Err("--ridge: give a number of 0 or more".into());
     }
+    if args.ridge > 0.0 && !start.has_square_tables() {
+        return Err(format!(
+            "--ridge pulls the square tables, and {} has none: add --squares",
+            base.name
+        ));
+    }
     if let Some(k) = args.scale
         && !(k > 0.0 && k.is_finite())
     {
@@ -280,10 +286,9 @@ fn tune(
             frozen[e as usize] = true;
         }
     }
-    let square_prefix = format!("{SQUARES}.");
     let mut ridge = vec![0.0; slots.len()];
     for (w, &(m, e)) in start.list.iter().zip(&slots.of) {
-        if w.key.starts_with(&square_prefix) {
+        if is_square_key(&w.key) {
             ridge[m as usize] = args.ridge;
             ridge[e as usize] = args.ridge;
         }

@@ -64,7 +64,18 @@ pub fn table_files(files: u8) -> u8 {
 /// The key of a piece's square-table weight: `squares.Nc3` is the Knight on c3 (and f3)
 /// seen from its own side, the rank counted from its first.
 pub fn square_key(letter: char, file: u8, rank: u8) -> String {
-    format!("{SQUARES}.{letter}{}{}", (b'a' + file) as char, rank + 1)
+    format!("{SQUARES}.{letter}{}", square_name(file, rank))
+}
+
+/// Whether a key is one of the square tables'.
+pub fn is_square_key(key: &str) -> bool {
+    key.strip_prefix(SQUARES)
+        .is_some_and(|rest| rest.starts_with('.'))
+}
+
+/// `c3` for file 2, rank 2 (both from 0).
+fn square_name(file: u8, rank: u8) -> String {
+    format!("{}{}", (b'a' + file) as char, rank + 1)
 }
 
 /// The range of material weights: that of a piece's declared value.
@@ -323,8 +334,7 @@ impl Weights {
 
     /// Whether the weights hold square tables.
     pub fn has_square_tables(&self) -> bool {
-        let prefix = format!("{SQUARES}.");
-        self.list.iter().any(|w| w.key.starts_with(&prefix))
+        self.list.iter().any(|w| is_square_key(&w.key))
     }
 
     /// Adds a square table per piece, at zero, after the other weights (unless there are
@@ -340,12 +350,11 @@ impl Weights {
         for (letter, name) in &grid.pieces {
             for rank in 0..grid.ranks {
                 for file in 0..table_files(grid.files) {
-                    let square = |f: u8| format!("{}{}", (b'a' + f) as char, rank + 1);
-                    let mirror = grid.files - 1 - file;
+                    let (square, mirror) = (square_name(file, rank), grid.files - 1 - file);
                     let about = if mirror == file {
-                        format!("{name} on {}", square(file))
+                        format!("{name} on {square}")
                     } else {
-                        format!("{name} on {} (and {})", square(file), square(mirror))
+                        format!("{name} on {square} (and {})", square_name(mirror, rank))
                     };
                     added.push(Weight {
                         key: square_key(*letter, file, rank),
