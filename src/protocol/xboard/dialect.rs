@@ -155,6 +155,12 @@ fn two_legs<B: Bitboard>(
 /// Home-File Transference, a spell or a drop do not, nor an e.p. capture onto the square the
 /// pawn came from (Magi's d3/g3 pawns), which XBoard does not know as an e.p. square.
 ///
+/// XBoard takes a pawn's diagonal step to an empty square as e.p. only from the capturer's far
+/// half of the board (White from rank index `ranks / 2` up, Black below it), and then removes the
+/// pawn just behind the destination. On a board of odd height Black's e.p. from the middle rank
+/// (Magician Chess: b4xc3) falls outside that half: XBoard moves the pawn and leaves the victim
+/// standing, so that capture is not relayed.
+///
 /// "Cannot" is what the real XBoard 4.9.1 did (docs/xboard.md): a spell (`d4e4`, `d4e4x`) is a
 /// move from a hole, which XBoard forfeits even with `-xlegal`; of a move with a drop
 /// (`e3d4,n@c5`) XBoard keeps the first leg only and relays `e3d4`, so the other side never
@@ -167,7 +173,15 @@ pub fn xboard_checkable<B: Bitboard>(
     let layout = pos.layout();
     match m.kind() {
         MoveKind::Castle | MoveKind::Promotion => true,
-        MoveKind::EnPassant => Some(m.to()) != last_from,
+        MoveKind::EnPassant => {
+            let dims = layout.dims;
+            let half = dims.ranks / 2;
+            let (far_half, behind) = match pos.side() {
+                Color::White => (dims.rank(m.from()) >= half, dims.offset(m.to(), 0, -1)),
+                Color::Black => (dims.rank(m.from()) < half, dims.offset(m.to(), 0, 1)),
+            };
+            far_half && behind == Some(pos.ep_victim()) && Some(m.to()) != last_from
+        }
         MoveKind::Normal => {
             let Some(t) = &layout.variant.mechanics.transference else {
                 return true;
