@@ -548,7 +548,7 @@ fn strength_levels_weaken_play_within_the_searched_lines() {
     for option in [
         "option name Skill Level type spin default 20 min 0 max 20",
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 1500 min 1000 max 1920",
+        "option name UCI_Elo type spin default 1500 min 1000 max 2080",
         "option name UCI_ShowWDL type check default false",
     ] {
         assert!(all.contains(option), "{option} missing:\n{all}");

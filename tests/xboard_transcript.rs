@@ -1036,7 +1036,7 @@ fn strength_options_weaken_the_search() {
     for option in [
         "feature option=\"Skill Level -spin 20 0 20\"",
         "feature option=\"Limit Strength -check 0\"",
-        "feature option=\"Elo -spin 1500 1000 1920\"",
+        "feature option=\"Elo -spin 1500 1000 2080\"",
     ] {
         assert!(has(&lines, option), "{option}: {lines:?}");
     }
