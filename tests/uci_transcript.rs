@@ -556,7 +556,7 @@ fn strength_levels_weaken_play_within_the_searched_lines() {
     // Out of range: refused, and the level stays.
     let lines = t.send("setoption name Skill Level value 21");
     assert!(lines.iter().any(|l| l.contains("error")), "{lines:?}");
-    for elo in [999, 1921] {
+    for elo in [999, 2081] {
         let lines = t.send(&format!("setoption name UCI_Elo value {elo}"));
         assert!(
             lines.iter().any(|l| l.contains("error")),

@@ -664,8 +664,16 @@ fn en_passant_from_the_middle_rank_of_an_odd_board_is_not_for_xboard() {
             xboard_checkable(p, ep, last_from)
         })
     };
-    assert!(!ep_after("3k3/3*3/*5*/*p1*2*/*5*/2P*3/3K3 w - - 0 1", "c2c4", "b4c3"));
-    assert!(ep_after("3k3/2p*3/*5*/*P1*2*/*5*/3*3/3K3 b - - 0 1", "c6c4", "b4c5"));
+    assert!(!ep_after(
+        "3k3/3*3/*5*/*p1*2*/*5*/2P*3/3K3 w - - 0 1",
+        "c2c4",
+        "b4c3"
+    ));
+    assert!(ep_after(
+        "3k3/2p*3/*5*/*P1*2*/*5*/3*3/3K3 b - - 0 1",
+        "c6c4",
+        "b4c5"
+    ));
     // On an even board both colours' e.p. captures go through.
     let chess = registry.get("chess").unwrap();
     for (fen, double_step, capture) in [
