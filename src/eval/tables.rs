@@ -286,28 +286,33 @@ impl<B: Bitboard> EvalTables<B> {
     pub fn placement_features(&self, kind: Kind, color: Color, sq: Square) -> &PlacementFeatures {
         &self.features[(kind.index() * 2 + color.index()) * self.squares + sq.index()]
     }
+    /// Where a square's entry of one side stands in the tables kept per side and square.
+    #[inline(always)]
+    fn sided(&self, color: Color, sq: Square) -> usize {
+        color.index() * self.squares + sq.index()
+    }
     #[inline(always)]
     pub fn king_zone(&self, color: Color, sq: Square) -> B {
-        self.king_zone[color.index() * self.squares + sq.index()]
+        self.king_zone[self.sided(color, sq)]
     }
     #[inline(always)]
     pub fn shield_zone(&self, color: Color, sq: Square) -> B {
-        self.shield_zone[color.index() * self.squares + sq.index()]
+        self.shield_zone[self.sided(color, sq)]
     }
     /// Squares ahead on the pawn's file and the files next to it.
     #[inline(always)]
     pub fn passed_mask(&self, color: Color, sq: Square) -> B {
-        self.passed[color.index() * self.squares + sq.index()]
+        self.passed[self.sided(color, sq)]
     }
     /// Squares ahead on the pawn's file.
     #[inline(always)]
     pub fn front_span(&self, color: Color, sq: Square) -> B {
-        self.front[color.index() * self.squares + sq.index()]
+        self.front[self.sided(color, sq)]
     }
     /// How far a pawn on `sq` has come, in percent of the way.
     #[inline(always)]
     pub fn progress(&self, color: Color, sq: Square) -> i32 {
-        self.progress[color.index() * self.squares + sq.index()]
+        self.progress[self.sided(color, sq)]
     }
 
     #[inline(always)]

@@ -380,11 +380,20 @@ impl Rules {
     }
 
     fn apply_supported(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let both = |target: &mut [TypeSet; 2], set: TypeSet| {
-            target[0] = set.clone();
-            target[1] = set;
+        // A key ending in White or Black sets that side's half of a pair; the same key
+        // without the ending sets both halves.
+        let (name, sides): (&str, &[usize]) = if let Some(name) = key.strip_suffix("White") {
+            (name, &[0])
+        } else if let Some(name) = key.strip_suffix("Black") {
+            (name, &[1])
+        } else {
+            (key, &[0, 1])
         };
-        let side = |key: &str| -> usize { if key.ends_with("Black") { 1 } else { 0 } };
+        fn put<T: Clone>(value: T, sides: &[usize], pair: &mut [T; 2]) {
+            for &side in sides {
+                pair[side] = value.clone();
+            }
+        }
         let region = || Region::parse(value);
         let boolean = || match value {
             "true" => Ok(true),
@@ -392,49 +401,30 @@ impl Rules {
             _ => Err(format!("'{value}' is not true or false")),
         };
         let file = || parse_file(value).ok_or_else(|| format!("'{value}' is not a file"));
-        match key {
+        match name {
             "pawnTypes" => {
                 let set = self.parse_types(value)?;
-                both(&mut self.promotion_pawn_types, set.clone());
-                both(&mut self.en_passant_types, set.clone());
-                both(&mut self.n_move_rule_types, set);
+                put(set.clone(), sides, &mut self.promotion_pawn_types);
+                put(set.clone(), sides, &mut self.en_passant_types);
+                put(set, sides, &mut self.n_move_rule_types);
             }
             "startFen" => self.start_fen = value.to_string(),
-            "promotionRegionWhite" | "promotionRegionBlack" => {
-                self.promotion_region[side(key)] = region()?
-            }
-            "promotionPawnTypes" => {
-                let set = self.parse_types(value)?;
-                both(&mut self.promotion_pawn_types, set);
-            }
-            "promotionPawnTypesWhite" | "promotionPawnTypesBlack" => {
-                self.promotion_pawn_types[side(key)] = self.parse_types(value)?
-            }
-            "promotionPieceTypes" => {
-                let set = self.parse_types(value)?;
-                both(&mut self.promotion_piece_types, set);
-            }
-            "promotionPieceTypesWhite" | "promotionPieceTypesBlack" => {
-                self.promotion_piece_types[side(key)] = self.parse_types(value)?
-            }
+            "promotionRegion" => put(region()?, sides, &mut self.promotion_region),
+            "promotionPawnTypes" => put(
+                self.parse_types(value)?,
+                sides,
+                &mut self.promotion_pawn_types,
+            ),
+            "promotionPieceTypes" => put(
+                self.parse_types(value)?,
+                sides,
+                &mut self.promotion_piece_types,
+            ),
             "doubleStep" => self.double_step = boolean()?,
-            "doubleStepRegionWhite" | "doubleStepRegionBlack" => {
-                self.double_step_region[side(key)] = region()?
-            }
-            "tripleStepRegionWhite" | "tripleStepRegionBlack" => {
-                self.triple_step_region[side(key)] = region()?
-            }
-            "enPassantRegion" => self.en_passant_region = [region()?; 2],
-            "enPassantRegionWhite" | "enPassantRegionBlack" => {
-                self.en_passant_region[side(key)] = region()?
-            }
-            "enPassantTypes" => {
-                let set = self.parse_types(value)?;
-                both(&mut self.en_passant_types, set);
-            }
-            "enPassantTypesWhite" | "enPassantTypesBlack" => {
-                self.en_passant_types[side(key)] = self.parse_types(value)?
-            }
+            "doubleStepRegion" => put(region()?, sides, &mut self.double_step_region),
+            "tripleStepRegion" => put(region()?, sides, &mut self.triple_step_region),
+            "enPassantRegion" => put(region()?, sides, &mut self.en_passant_region),
+            "enPassantTypes" => put(self.parse_types(value)?, sides, &mut self.en_passant_types),
             "castling" => self.castling = boolean()?,
             "castlingKingsideFile" => self.castling_kingside_file = file()?,
             "castlingQueensideFile" => self.castling_queenside_file = file()?,
@@ -443,26 +433,19 @@ impl Rules {
                     parse_rank(value).ok_or_else(|| format!("'{value}' is not a rank"))?
             }
             "castlingKingFile" => self.castling_king_file = file()?,
-            "castlingKingPiece" => self.castling_king_piece = [self.parse_type(value)?; 2],
-            "castlingKingPieceWhite" | "castlingKingPieceBlack" => {
-                self.castling_king_piece[side(key)] = self.parse_type(value)?
-            }
+            "castlingKingPiece" => put(
+                self.parse_type(value)?,
+                sides,
+                &mut self.castling_king_piece,
+            ),
             "castlingRookKingsideFile" => self.castling_rook_kingside_file = file()?,
             "castlingRookQueensideFile" => self.castling_rook_queenside_file = file()?,
-            "castlingRookPieces" => {
-                let set = self.parse_types(value)?;
-                both(&mut self.castling_rook_pieces, set);
-            }
-            "castlingRookPiecesWhite" | "castlingRookPiecesBlack" => {
-                self.castling_rook_pieces[side(key)] = self.parse_types(value)?
-            }
-            "nMoveRuleTypes" => {
-                let set = self.parse_types(value)?;
-                both(&mut self.n_move_rule_types, set);
-            }
-            "nMoveRuleTypesWhite" | "nMoveRuleTypesBlack" => {
-                self.n_move_rule_types[side(key)] = self.parse_types(value)?
-            }
+            "castlingRookPieces" => put(
+                self.parse_types(value)?,
+                sides,
+                &mut self.castling_rook_pieces,
+            ),
+            "nMoveRuleTypes" => put(self.parse_types(value)?, sides, &mut self.n_move_rule_types),
             "nMoveRule" | "nFoldRule" => {
                 let n: i64 = value
                     .parse()
