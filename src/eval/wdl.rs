@@ -26,10 +26,10 @@ const FITTED: [(&str, WdlModel); 6] = [
     (
         "magi",
         WdlModel {
-            a0: 229.9,
-            a1: -184.6,
-            b0: 141.6,
-            b1: 163.9,
+            a0: 412.1,
+            a1: -314.4,
+            b0: 226.0,
+            b1: 209.2,
         },
     ),
     (
@@ -71,10 +71,10 @@ const FITTED: [(&str, WdlModel); 6] = [
 ];
 
 const CHESS: WdlModel = WdlModel {
-    a0: 331.1,
-    a1: -265.4,
-    b0: 162.2,
-    b1: -77.7,
+    a0: 242.0,
+    a1: -175.7,
+    b0: 104.8,
+    b1: 43.7,
 };
 
 /// The model of `variant`.
