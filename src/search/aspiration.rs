@@ -73,38 +73,50 @@ mod tests {
         assert_eq!(w.judge(-400), Outcome::Exact);
     }
 
+    const D: i32 = ASPIRATION_DELTA;
+
     #[test]
     fn a_score_inside_is_exact_and_keeps_the_window() {
         let mut w = Aspiration::new(8, 50);
-        assert_eq!((w.alpha, w.beta), (20, 80));
-        assert_eq!(w.judge(60), Outcome::Exact);
-        assert_eq!((w.alpha, w.beta), (20, 80));
+        assert_eq!((w.alpha, w.beta), (50 - D, 50 + D));
+        assert_eq!(w.judge(50 + D - 1), Outcome::Exact);
+        assert_eq!((w.alpha, w.beta), (50 - D, 50 + D));
     }
 
     #[test]
     fn failures_are_named_by_the_window_searched() {
         let mut w = Aspiration::new(8, 5);
         assert_eq!(w.judge(120), Outcome::FailedHigh);
-        assert_eq!((w.alpha, w.beta), (-25, 150));
+        assert_eq!((w.alpha, w.beta), (5 - D, 120 + D));
 
-        // Low, low, then high below the old score: beta was pulled down to -25.
+        // Low, low, then high below the old score: beta was pulled down to 5 - D.
         let mut w = Aspiration::new(5, 5);
-        assert_eq!(w.judge(-25), Outcome::FailedLow);
-        assert_eq!((w.alpha, w.beta), (-55, 5));
-        assert_eq!(w.judge(-55), Outcome::FailedLow);
-        assert_eq!((w.alpha, w.beta), (-115, -25));
-        assert_eq!(w.judge(-20), Outcome::FailedHigh);
-        assert_eq!(w.judge(-40), Outcome::Exact);
+        assert_eq!(w.judge(5 - D), Outcome::FailedLow);
+        assert_eq!((w.alpha, w.beta), (5 - 2 * D, 5));
+        assert_eq!(w.judge(5 - 2 * D), Outcome::FailedLow);
+        assert_eq!((w.alpha, w.beta), (5 - 4 * D, 5 - D));
+        assert_eq!(w.judge(10 - D), Outcome::FailedHigh);
+        assert_eq!(w.judge(5 - 2 * D), Outcome::Exact);
     }
 
     #[test]
     fn the_window_opens_fully_after_repeated_failures() {
         let mut w = Aspiration::new(10, 0);
         let mut score = 0;
-        for _ in 0..6 {
+        // The half-width doubles from D until it passes ASPIRATION_GIVE_UP.
+        let mut tries = 0;
+        while (w.alpha, w.beta) != WIDE {
             score += 1000;
             assert_eq!(w.judge(score), Outcome::FailedHigh);
+            tries += 1;
+            assert!(tries <= 10, "the window never opened");
         }
-        assert_eq!((w.alpha, w.beta), WIDE);
+        let mut delta = D;
+        let mut expected = 0;
+        while delta <= ASPIRATION_GIVE_UP {
+            delta *= 2;
+            expected += 1;
+        }
+        assert_eq!(tries, expected);
     }
 }

@@ -16,7 +16,7 @@
 /// Below this depth an iteration searches the whole window.
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 /// The first half-width of the window around the last iteration's score.
-pub const ASPIRATION_DELTA: i32 = 30;
+pub const ASPIRATION_DELTA: i32 = 15;
 /// Past this half-width the window opens fully.
 pub const ASPIRATION_GIVE_UP: i32 = 1000;
 
