@@ -783,7 +783,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 if pruning.reductions
                     && depth >= LMR_MIN_DEPTH
                     && legal > 1 + usize::from(N::ROOT)
-                    // Captures are reduced too, but not on the PV (SPRT-kept, docs/search.md).
+                    // A late capture is reduced as a quiet move is, except on the PV (measured in
+                    // games: docs/search.md).
                     && (!tactical || !N::PV)
                 {
                     reduction = base_reduction;
