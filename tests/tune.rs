@@ -1009,3 +1009,120 @@ fn king_danger_is_traced_below_and_at_its_cap() {
     assert_eq!(count, (0.0, 0.0));
     assert_eq!(fixed, (600.0, 150.0));
 }
+
+/// Four games of a match's PGN: one to keep, one lost by an illegal move, one of another
+/// variant, one with a move that cannot be played.
+const MATCH_PGN: &str = r#"[Event "magus match"]
+[Round "1"]
+[White "a"]
+[Black "b"]
+[Result "1-0"]
+[Termination "checkmate"]
+
+1. e4 {book} 1... e5 {book} 2. Nf3 {+0.30/10 0.1s} 2... Nc6 {-0.25/10 0.1s}
+3. Bb5 {+0.40/11 0.1s} 3... a6 {-0.35/9 0.1s} 4. Bxc6 {+0.50/10 0.1s} 4... dxc6
+{-0.40/9 0.1s} 5. O-O {+M7/12 0.1s} 5... f6 6. d4 {+1.20/12 0.1s} 1-0
+
+[Event "magus match"]
+[Round "2"]
+[White "b"]
+[Black "a"]
+[Result "0-1"]
+[Termination "illegal move"]
+
+1. d4 {book} 1... d5 {book} 2. c4 {+0.20/10 0.1s} 0-1
+
+[Event "magus match"]
+[Round "3"]
+[White "a"]
+[Black "b"]
+[Variant "magi"]
+[Result "1/2-1/2"]
+[Termination "repetition"]
+
+1. e4 {+0.10/3 0.1s} 1/2-1/2
+
+[Event "magus match"]
+[Round "4"]
+[White "b"]
+[Black "a"]
+[Result "1-0"]
+[Termination "checkmate"]
+
+1. e4 {book} 1... e5 {book} 2. Ke3 {+0.20/10 0.1s} 1-0
+"#;
+
+#[test]
+fn a_matchs_pgn_reads_as_data_games_from_after_the_book_with_white_scores_of_quiet_moves() {
+    use magus::tune::pgn_data::games_from_pgn;
+    let chess = variant("chess");
+    let (games, left_out) = games_from_pgn(MATCH_PGN, chess, 5).unwrap();
+    assert_eq!(games.len(), 1, "{games:?}");
+    assert_eq!(left_out.other_variant, 1);
+    assert_eq!(
+        left_out.no_result, 1,
+        "the illegal-move game says nothing of its positions"
+    );
+    assert_eq!(left_out.unplayable.len(), 1);
+    assert!(
+        left_out.unplayable[0].starts_with("game 4: move 3 'Ke3'"),
+        "{:?}",
+        left_out.unplayable
+    );
+    let g = &games[0];
+    assert_eq!(g.index, 5);
+    assert_eq!(g.result, GameResult::WhiteWins);
+    // The start is the position after the book moves.
+    assert_eq!(
+        g.start,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    let scored: Vec<(&str, Option<i32>)> =
+        g.plies.iter().map(|p| (p.wire.as_str(), p.score)).collect();
+    assert_eq!(
+        scored,
+        [
+            ("g1f3", Some(30)),
+            // Black's −0.25 is White's +25.
+            ("b8c6", Some(25)),
+            ("f1b5", Some(40)),
+            ("a7a6", Some(35)),
+            // Captures are not quiet; a mate score and a move without one give no score.
+            ("b5c6", None),
+            ("d7c6", None),
+            (scored[6].0, None),
+            ("f7f6", None),
+            ("d2d4", Some(120)),
+        ]
+    );
+    // The game replays through the rules as a data game, its kept positions the scored ones.
+    let samples = g.samples(chess).unwrap();
+    assert_eq!(samples.len(), 5);
+    assert!(samples.iter().all(|s| s.result == 1.0));
+}
+
+#[test]
+fn tune_reads_a_pgn_file_and_says_what_it_left_out() {
+    let dir = temp_dir("tune-pgn");
+    let pgn = dir.join("games.pgn");
+    std::fs::write(&pgn, MATCH_PGN).unwrap();
+    let params = dir.join("params.toml");
+    let out = magus(&[
+        "tune",
+        "--variant",
+        "chess",
+        pgn.to_str().unwrap(),
+        "--epochs",
+        "2",
+        "--threads",
+        "1",
+        "-o",
+        params.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("5 positions from 1 games"), "{err}");
+    assert!(err.contains("3 games left out"), "{err}");
+    assert!(err.contains("game 4: move 3 'Ke3'"), "{err}");
+    assert!(params.exists());
+}

@@ -54,7 +54,8 @@ pub struct TuneArgs {
     /// The variant (see `magus variants`).
     #[arg(long)]
     pub variant: String,
-    /// Data files written by `magus datagen` for the variant.
+    /// Data files written by `magus datagen` for the variant, or PGN files of its games
+    /// whose move comments begin with the engine's score (`magus match --pgnout`).
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Where to write the fitted weights: a parameters file (an [eval] section).
@@ -229,7 +230,9 @@ pub fn run_tune(args: &TuneArgs, registry: &Registry) -> Result<(), String> {
         return Ok(());
     }
     if args.files.is_empty() {
-        return Err("give one or more data files (written by `magus datagen`)".into());
+        return Err(
+            "give one or more data files (written by `magus datagen`) or PGN files of games".into(),
+        );
     }
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err("--lambda: give a share from 0 to 1".into());
@@ -303,6 +306,11 @@ fn tune(
         let (data, loaded) = load(&args.files, variant, &slots)?;
         for f in &loaded.cut_short {
             eprintln!("warning: {f}: its last line is cut short and was left out");
+        }
+        if pass == 0 {
+            for said in &loaded.pgn_left_out {
+                eprintln!("note: {said}");
+            }
         }
         if data.is_empty() {
             return Err("the data files hold no positions".into());

@@ -1,5 +1,6 @@
 //! Reads data files into the tuner's dataset: every game of every file replayed and its kept
-//! positions traced, in parallel.
+//! positions traced, in parallel. A file that starts with a PGN tag is read as the games of a
+//! match (`pgn_data`).
 
 use std::path::PathBuf;
 
@@ -7,6 +8,7 @@ use rayon::prelude::*;
 
 use super::data::{GameRecord, Header};
 use super::fit::{Dataset, Slots};
+use super::pgn_data::games_from_pgn;
 use crate::eval::{EvalTables, trace};
 use crate::variant::Variant;
 use crate::with_position;
@@ -18,9 +20,11 @@ pub struct Loaded {
     pub positions: usize,
     /// Files whose last line was cut short (left out).
     pub cut_short: Vec<String>,
+    /// Per PGN file, what it left out, in words (nothing when it left nothing out).
+    pub pgn_left_out: Vec<String>,
 }
 
-/// Reads `paths` (data files of `variant`, by name) and traces their positions under the
+/// Reads `paths` (data files or PGN files of `variant`, by name) and traces their positions under the
 /// weights of `variant`.
 pub fn load(
     paths: &[PathBuf],
@@ -32,33 +36,37 @@ pub fn load(
     for path in paths {
         let shown = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
-        let (complete, cut) = match text.rfind('\n') {
-            Some(end) => (&text[..=end], end + 1 < text.len()),
-            None => ("", !text.is_empty()),
+        let games = if text.trim_start().starts_with('[') {
+            let (games, left_out) =
+                games_from_pgn(&text, variant, 0).map_err(|e| format!("{shown}: {e}"))?;
+            if left_out.total() > 0 {
+                let mut said = format!(
+                    "{shown}: {} games left out ({} of another variant, {} without a result \
+                     that is the position's, {} with a move that could not be played)",
+                    left_out.total(),
+                    left_out.other_variant,
+                    left_out.no_result,
+                    left_out.unplayable.len()
+                );
+                if let Some(first) = left_out.unplayable.first() {
+                    said += &format!("; the first: {first}");
+                }
+                loaded.pgn_left_out.push(said);
+            }
+            games
+                .into_iter()
+                .map(|g| Ok((format!("game {}", g.index + 1), g)))
+                .collect()
+        } else {
+            data_file_games(&text, &shown, variant, &mut loaded)?
         };
-        if cut {
-            loaded.cut_short.push(shown.clone());
-        }
-        let lines: Vec<&str> = complete.lines().collect();
-        let Some(first) = lines.first() else {
-            return Err(format!("{shown}: empty, or its first line is cut short"));
-        };
-        let header = Header::parse(first).map_err(|e| format!("{shown}: line 1: {e}"))?;
-        if header.variant != variant.name {
-            return Err(format!(
-                "{shown}: its games are of variant '{}', not '{}'",
-                header.variant, variant.name
-            ));
-        }
-        let parts: Vec<Result<(Dataset, usize), String>> = lines
-            .par_iter()
-            .enumerate()
-            .skip(1)
-            .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
-            .map(|(n, line)| {
-                let at = |e: String| format!("{shown}: line {}: {e}", n + 1);
-                let game = GameRecord::parse(line).map_err(at)?;
-                let samples = game.samples(variant).map_err(at)?;
+        let parts: Vec<Result<(Dataset, usize), String>> = games
+            .into_par_iter()
+            .map(|game: Result<(String, GameRecord), String>| {
+                let (place, game) = game?;
+                let samples = game
+                    .samples(variant)
+                    .map_err(|e| format!("{shown}: {place}: {e}"))?;
                 let mut part = Dataset::new();
                 for s in &samples {
                     let t = with_position!(&s.position, p => trace(p, EvalTables::of(p.layout())));
@@ -75,4 +83,43 @@ pub fn load(
         }
     }
     Ok((data, loaded))
+}
+
+/// The games of a data file's text, each with its line (an unreadable line is an error
+/// naming it).
+fn data_file_games(
+    text: &str,
+    shown: &str,
+    variant: &Variant,
+    loaded: &mut Loaded,
+) -> Result<Vec<Result<(String, GameRecord), String>>, String> {
+    let (complete, cut) = match text.rfind('\n') {
+        Some(end) => (&text[..=end], end + 1 < text.len()),
+        None => ("", !text.is_empty()),
+    };
+    if cut {
+        loaded.cut_short.push(shown.to_string());
+    }
+    let lines: Vec<&str> = complete.lines().collect();
+    let Some(first) = lines.first() else {
+        return Err(format!("{shown}: empty, or its first line is cut short"));
+    };
+    let header = Header::parse(first).map_err(|e| format!("{shown}: line 1: {e}"))?;
+    if header.variant != variant.name {
+        return Err(format!(
+            "{shown}: its games are of variant '{}', not '{}'",
+            header.variant, variant.name
+        ));
+    }
+    Ok(lines
+        .par_iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|(n, line)| {
+            GameRecord::parse(line)
+                .map(|game| (format!("line {}", n + 1), game))
+                .map_err(|e| format!("{shown}: line {}: {e}", n + 1))
+        })
+        .collect())
 }

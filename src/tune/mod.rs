@@ -10,4 +10,5 @@ pub mod data;
 pub mod datagen;
 pub mod fit;
 pub mod load;
+pub mod pgn_data;
 pub mod progress;
