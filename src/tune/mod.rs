@@ -1,7 +1,8 @@
-//! Tuning the evaluation's weights on the engine's own games (docs/tuning.md): `datagen`
-//! plays self-play games and keeps their quiet positions (`data` is the file they go to),
-//! `pgn_data` reads the games of a match's PGN as the same data, `load` traces those positions as linear forms of the weights, `fit` fits the weights to
-//! the games' results (the Texel method), and `cli` is what the two commands print.
+//! Tuning the evaluation's weights on games (docs/tuning.md): `datagen` plays self-play games
+//! and keeps their quiet positions (`data` is the file they go to), `pgn_data` reads the games
+//! of a match's PGN as the same data, `load` traces those positions as linear forms of the
+//! weights, `fit` fits the weights to the games' results (the Texel method), and `cli` is what
+//! the two commands print.
 //! It uses the library below it: the evaluation's trace, the search's `Engine`, the
 //! variants' weights, and the random openings of the tournament layer.
 
