@@ -62,7 +62,7 @@ pub fn load(
         };
         let parts: Vec<Result<(Dataset, usize), String>> = games
             .into_par_iter()
-            .map(|game: Result<(String, GameRecord), String>| {
+            .map(|game: PlacedGame| {
                 let (place, game) = game?;
                 let samples = game
                     .samples(variant)
@@ -85,6 +85,10 @@ pub fn load(
     Ok((data, loaded))
 }
 
+/// A game read, with where it stands in its file (`line 7`, `game 3`), or why it could not be
+/// read.
+type PlacedGame = Result<(String, GameRecord), String>;
+
 /// The games of a data file's text, each with its line (an unreadable line is an error
 /// naming it).
 fn data_file_games(
@@ -92,7 +96,7 @@ fn data_file_games(
     shown: &str,
     variant: &Variant,
     loaded: &mut Loaded,
-) -> Result<Vec<Result<(String, GameRecord), String>>, String> {
+) -> Result<Vec<PlacedGame>, String> {
     let (complete, cut) = match text.rfind('\n') {
         Some(end) => (&text[..=end], end + 1 < text.len()),
         None => ("", !text.is_empty()),
