@@ -4,6 +4,7 @@
 //! that does not start from the variant's start position carries `[SetUp "1"]` and `[FEN "…"]`.
 //! Moves are in SAN as `protocol::san` writes it (the inventors' forms), comments in braces.
 
+use crate::board::{Color, Move};
 use crate::game::{AnyPosition, Game};
 use crate::variant::{Registry, Variant};
 use crate::with_position;
@@ -291,14 +292,20 @@ pub fn read_all(text: &str) -> Result<Vec<PgnGame>, String> {
     Ok(games)
 }
 
-/// The variant a game names (`Variant` tag; none, `Standard` or `chess` is chess).
+/// The variant name a game's `Variant` tag gives: none, `Standard` or `normal` is chess.
+pub fn variant_name(game: &PgnGame) -> &str {
+    match game.tag("Variant") {
+        None => "chess",
+        Some(n) if n.eq_ignore_ascii_case("standard") || n.eq_ignore_ascii_case("normal") => {
+            "chess"
+        }
+        Some(n) => n,
+    }
+}
+
+/// The variant a game names (see [`variant_name`]).
 pub fn variant_of(game: &PgnGame, registry: &Registry) -> Result<&'static Variant, String> {
-    let name = game.tag("Variant").unwrap_or("chess");
-    let name = if name.eq_ignore_ascii_case("standard") || name.eq_ignore_ascii_case("normal") {
-        "chess"
-    } else {
-        name
-    };
+    let name = variant_name(game);
     registry
         .get(name)
         .or_else(|| {
@@ -314,6 +321,65 @@ pub fn variant_of(game: &PgnGame, registry: &Registry) -> Result<&'static Varian
                 registry.names().join(", ")
             )
         })
+}
+
+/// A game's start position in `variant`: its `FEN` tag unless `SetUp` is 0, else the variant's.
+pub fn start_position(game: &PgnGame, variant: &'static Variant) -> Result<AnyPosition, String> {
+    let fen = game.tag("FEN").filter(|_| game.tag("SetUp") != Some("0"));
+    AnyPosition::from_fen(variant, fen).map_err(|e| format!("FEN: {e}"))
+}
+
+/// Plays a game's moves through the rules from `start`, handing `each` the position before every
+/// move, the move and its comment; returns the final position. The first move that cannot be
+/// played, or that `each` refuses, ends it with an error.
+pub fn play_moves(
+    game: &PgnGame,
+    start: AnyPosition,
+    mut each: impl FnMut(&AnyPosition, Move, Option<&str>) -> Result<(), String>,
+) -> Result<AnyPosition, ReplayError> {
+    let mut pos = start;
+    let mut i = 0;
+    while i < game.moves.len() {
+        let m = &game.moves[i];
+        let at = || {
+            let (number, black) =
+                with_position!(&pos, p => (p.fullmove_number(), p.side() == Color::Black));
+            format!("{number}{} {}", if black { "..." } else { "." }, m.san)
+        };
+        let (after, mv) = match pos.after_san(&m.san) {
+            Ok(played) => played,
+            Err(error) => {
+                // The inventors' form with a space (`e6 Md2=T`) may come as two tokens.
+                let joined = game
+                    .moves
+                    .get(i + 1)
+                    .filter(|_| m.comment.is_none())
+                    .and_then(|next| pos.after_san(&format!("{} {}", m.san, next.san)).ok());
+                match joined {
+                    Some(played) => {
+                        i += 1;
+                        played
+                    }
+                    None => {
+                        return Err(ReplayError {
+                            ply: i + 1,
+                            at: at(),
+                            error,
+                        });
+                    }
+                }
+            }
+        };
+        let comment = game.moves[i].comment.as_deref();
+        each(&pos, mv, comment).map_err(|error| ReplayError {
+            ply: i + 1,
+            at: at(),
+            error,
+        })?;
+        pos = after;
+        i += 1;
+    }
+    Ok(pos)
 }
 
 /// What replaying a game found.
@@ -362,43 +428,12 @@ pub fn replay(game: &PgnGame, registry: &Registry) -> Result<Replay, ReplayError
         error,
     };
     let variant = variant_of(game, registry).map_err(setup)?;
-    let fen = game.tag("FEN").filter(|_| game.tag("SetUp") != Some("0"));
-    let start = AnyPosition::from_fen(variant, fen).map_err(|e| setup(format!("FEN: {e}")))?;
+    let start = start_position(game, variant).map_err(setup)?;
     let mut played = Game::new(start);
-    let mut i = 0;
-    while i < game.moves.len() {
-        let m = &game.moves[i];
-        let pos = *played.position();
-        let (number, black) = with_position!(&pos, p => (p.fullmove_number(), p.side() == crate::board::Color::Black));
-        let at = format!("{number}{} {}", if black { "..." } else { "." }, m.san);
-        // The inventors' form with a space (`e6 Md2=T`) comes as two tokens.
-        let joined = game
-            .moves
-            .get(i + 1)
-            .filter(|_| m.comment.is_none())
-            .and_then(|next| pos.after_san(&format!("{} {}", m.san, next.san)).ok());
-        let mv = match pos.after_san(&m.san) {
-            Ok(mv) => mv,
-            Err(_) if joined.is_some() => {
-                i += 1;
-                joined.unwrap()
-            }
-            Err(error) => {
-                return Err(ReplayError {
-                    ply: i + 1,
-                    at,
-                    error,
-                });
-            }
-        };
-        i += 1;
-        let wire = with_position!(&pos, p => crate::protocol::notation::to_wire(p, mv.1, 1));
-        played.play_wire(&wire, 1).map_err(|error| ReplayError {
-            ply: i,
-            at,
-            error: error.into(),
-        })?;
-    }
+    play_moves(game, start, |pos, mv, _| {
+        let wire = with_position!(pos, p => crate::protocol::notation::to_wire(p, mv, 1));
+        played.play_wire(&wire, 1).map(drop).map_err(String::from)
+    })?;
     let outcome =
         with_position!(played.position(), p => crate::game::outcome::outcome(p, played.hashes()));
     Ok(Replay {

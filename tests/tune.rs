@@ -1056,7 +1056,7 @@ const MATCH_PGN: &str = r#"[Event "magus match"]
 fn a_matchs_pgn_reads_as_data_games_from_after_the_book_with_white_scores_of_quiet_moves() {
     use magus::tune::pgn_data::games_from_pgn;
     let chess = variant("chess");
-    let (games, left_out) = games_from_pgn(MATCH_PGN, chess, 5).unwrap();
+    let (games, left_out) = games_from_pgn(MATCH_PGN, chess).unwrap();
     assert_eq!(games.len(), 1, "{games:?}");
     assert_eq!(left_out.other_variant, 1);
     assert_eq!(
@@ -1065,12 +1065,12 @@ fn a_matchs_pgn_reads_as_data_games_from_after_the_book_with_white_scores_of_qui
     );
     assert_eq!(left_out.unplayable.len(), 1);
     assert!(
-        left_out.unplayable[0].starts_with("game 4: move 3 'Ke3'"),
+        left_out.unplayable[0].starts_with("game 4: move 2. Ke3: "),
         "{:?}",
         left_out.unplayable
     );
     let g = &games[0];
-    assert_eq!(g.index, 5);
+    assert_eq!(g.index, 0);
     assert_eq!(g.result, GameResult::WhiteWins);
     // The start is the position after the book moves.
     assert_eq!(
@@ -1123,6 +1123,6 @@ fn tune_reads_a_pgn_file_and_says_what_it_left_out() {
     assert!(out.status.success(), "{err}");
     assert!(err.contains("5 positions from 1 games"), "{err}");
     assert!(err.contains("3 games left out"), "{err}");
-    assert!(err.contains("game 4: move 3 'Ke3'"), "{err}");
+    assert!(err.contains("game 4: move 2. Ke3"), "{err}");
     assert!(params.exists());
 }

@@ -142,7 +142,8 @@ impl GameResult {
             GameResult::BlackWins => "0-1",
         }
     }
-    fn parse(text: &str) -> Option<GameResult> {
+    /// A result as PGN and the data file write it: `1-0`, `1/2-1/2` or `0-1`.
+    pub fn parse(text: &str) -> Option<GameResult> {
         match text {
             "1-0" => Some(GameResult::WhiteWins),
             "1/2-1/2" => Some(GameResult::Draw),

@@ -38,7 +38,7 @@ pub fn load(
         let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
         let games = if text.trim_start().starts_with('[') {
             let (games, left_out) =
-                games_from_pgn(&text, variant, 0).map_err(|e| format!("{shown}: {e}"))?;
+                games_from_pgn(&text, variant).map_err(|e| format!("{shown}: {e}"))?;
             if left_out.total() > 0 {
                 let mut said = format!(
                     "{shown}: {} games left out ({} of another variant, {} without a result \

@@ -11,7 +11,6 @@
 
 use super::data::{GameRecord, GameResult, Ply, is_quiet};
 use crate::board::Color;
-use crate::game::AnyPosition;
 use crate::pgn::{self, PgnGame};
 use crate::protocol::notation::to_wire;
 use crate::variant::Variant;
@@ -46,17 +45,16 @@ impl LeftOut {
     }
 }
 
-/// The games of a PGN text of `variant`, numbered from `first_index`, as data games.
+/// The games of a PGN text of `variant` as data games, numbered from 0.
 pub fn games_from_pgn(
     text: &str,
     variant: &'static Variant,
-    first_index: u64,
 ) -> Result<(Vec<GameRecord>, LeftOut), String> {
     let games = pgn::read_all(text)?;
     let mut out = Vec::new();
     let mut left_out = LeftOut::default();
     for (n, game) in games.iter().enumerate() {
-        if !is_of_variant(game, variant) {
+        if !pgn::variant_name(game).eq_ignore_ascii_case(&variant.name) {
             left_out.other_variant += 1;
             continue;
         }
@@ -64,23 +62,12 @@ pub fn games_from_pgn(
             left_out.no_result += 1;
             continue;
         };
-        match data_game(game, variant, result, first_index + out.len() as u64) {
+        match data_game(game, variant, result, out.len() as u64) {
             Ok(record) => out.push(record),
             Err(e) => left_out.unplayable.push(format!("game {}: {e}", n + 1)),
         }
     }
     Ok((out, left_out))
-}
-
-fn is_of_variant(game: &PgnGame, variant: &Variant) -> bool {
-    let name = match game.tag("Variant") {
-        None => "chess",
-        Some(n) if n.eq_ignore_ascii_case("standard") || n.eq_ignore_ascii_case("normal") => {
-            "chess"
-        }
-        Some(n) => n,
-    };
-    name.eq_ignore_ascii_case(&variant.name)
 }
 
 fn usable_result(game: &PgnGame) -> Option<GameResult> {
@@ -90,12 +77,7 @@ fn usable_result(game: &PgnGame) -> Option<GameResult> {
     if ended_by_failure {
         return None;
     }
-    match game.result.as_str() {
-        "1-0" => Some(GameResult::WhiteWins),
-        "0-1" => Some(GameResult::BlackWins),
-        "1/2-1/2" => Some(GameResult::Draw),
-        _ => None,
-    }
+    GameResult::parse(&game.result)
 }
 
 /// The score a move comment begins with, in centipawns from the mover's view: `+0.35/12 0.1s`
@@ -116,51 +98,30 @@ fn data_game(
     result: GameResult,
     index: u64,
 ) -> Result<GameRecord, String> {
-    let fen = game.tag("FEN").filter(|_| game.tag("SetUp") != Some("0"));
-    let mut pos = AnyPosition::from_fen(variant, fen).map_err(|e| format!("FEN: {e}"))?;
     let mut start = None;
     let mut plies = Vec::new();
-    let mut i = 0;
-    while i < game.moves.len() {
-        let m = &game.moves[i];
-        let comment = m.comment.as_deref().unwrap_or("");
-        let book = comment == "book";
-        if !book && start.is_none() {
-            start = Some(with_position!(&pos, p => p.to_fen()));
-        }
-        // The inventors' form with a space (`e6 Md2=T`) may come as two tokens.
-        let (after, mv) = match pos.after_san(&m.san) {
-            Ok(played) => played,
-            Err(error) => {
-                let joined = game
-                    .moves
-                    .get(i + 1)
-                    .filter(|_| m.comment.is_none())
-                    .and_then(|next| pos.after_san(&format!("{} {}", m.san, next.san)).ok());
-                match joined {
-                    Some(played) => {
-                        i += 1;
-                        played
-                    }
-                    None => return Err(format!("move {} '{}': {error}", i + 1, m.san)),
-                }
+    let last = pgn::play_moves(
+        game,
+        pgn::start_position(game, variant)?,
+        |pos, mv, comment| {
+            let comment = comment.unwrap_or("");
+            if comment == "book" {
+                return Ok(());
             }
-        };
-        let comment = game.moves[i].comment.as_deref().unwrap_or(comment);
-        if !book {
-            let white = with_position!(&pos, p => p.side() == Color::White);
+            let white = with_position!(pos, p => p.side() == Color::White);
+            start.get_or_insert_with(|| with_position!(pos, p => p.to_fen()));
             let score = comment_score(comment)
-                .filter(|_| is_quiet(&pos, mv))
+                .filter(|_| is_quiet(pos, mv))
                 .map(|s| if white { s } else { -s });
             plies.push(Ply {
-                wire: with_position!(&pos, p => to_wire(p, mv, 1)),
+                wire: with_position!(pos, p => to_wire(p, mv, 1)),
                 score,
             });
-        }
-        pos = after;
-        i += 1;
-    }
-    let start = start.unwrap_or_else(|| with_position!(&pos, p => p.to_fen()));
+            Ok(())
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let start = start.unwrap_or_else(|| with_position!(&last, p => p.to_fen()));
     Ok(GameRecord {
         index,
         result,
