@@ -430,9 +430,8 @@ pub fn replay(game: &PgnGame, registry: &Registry) -> Result<Replay, ReplayError
     let variant = variant_of(game, registry).map_err(setup)?;
     let start = start_position(game, variant).map_err(setup)?;
     let mut played = Game::new(start);
-    play_moves(game, start, |pos, mv, _| {
-        let wire = with_position!(pos, p => crate::protocol::notation::to_wire(p, mv, 1));
-        played.play_wire(&wire, 1).map(drop).map_err(String::from)
+    play_moves(game, start, |_, mv, _| {
+        played.play(mv).map_err(String::from)
     })?;
     let outcome =
         with_position!(played.position(), p => crate::game::outcome::outcome(p, played.hashes()));
