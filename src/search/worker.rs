@@ -94,6 +94,8 @@ pub struct Worker<'a, B: Bitboard> {
     pub seldepth: usize,
     stopped: bool,
     reductions: [[i32; 64]; 64],
+    /// Late-move pruning's move counts, by depth and whether the side to move improves.
+    late_move_counts: [[i32; 2]; LMP_MAX_DEPTH as usize + 1],
     /// The root moves of the iteration under way, and the MultiPV line being searched.
     root_lines: Vec<RootLine>,
     pv_index: usize,
@@ -119,6 +121,15 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
             }
         }
+        // A larger board has more quiet moves: the counts grow with its area, chess's as they are.
+        let area = root.layout().dims.squares() as i32;
+        let mut late_move_counts = [[0; 2]; LMP_MAX_DEPTH as usize + 1];
+        for (d, counts) in late_move_counts.iter_mut().enumerate() {
+            let d = d as i32;
+            for (improving, count) in counts.iter_mut().enumerate() {
+                *count = (LMP_BASE + d * d) * (1 + improving as i32) * area / LMP_AREA;
+            }
+        }
         let mut path = game_hashes.to_vec();
         if path.last() != Some(&root.hash()) {
             path.push(root.hash());
@@ -136,6 +147,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             seldepth: 0,
             stopped: false,
             reductions,
+            late_move_counts,
             root_lines: Vec::new(),
             pv_index: 0,
         }
@@ -681,7 +693,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                         && !in_check
                         && !gives_check
                         && depth <= LMP_MAX_DEPTH
-                        && legal as i32 > (LMP_BASE + depth * depth) * (1 + i32::from(improving))
+                        && legal as i32
+                            > self.late_move_counts[depth as usize][usize::from(improving)]
                     {
                         skip_quiets = true;
                         continue;
