@@ -61,7 +61,8 @@ pub const FUTILITY_BASE: i32 = 120;
 pub const FUTILITY_MARGIN: i32 = 130;
 
 /// Late-move pruning: at this depth or less, quiet moves after the first `BASE + depth²`
-/// (twice as many while improving), times the board's squares over `AREA`, are not searched.
+/// (twice as many while improving), times the board's squares over `AREA` on a larger board,
+/// are not searched.
 pub const LMP_MAX_DEPTH: i32 = 6;
 pub const LMP_BASE: i32 = 3;
 pub const LMP_AREA: i32 = 64;

@@ -121,8 +121,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
             }
         }
-        // A larger board has more quiet moves: the counts grow with its area, chess's as they are.
-        let area = root.layout().dims.squares() as i32;
+        // A larger board has more quiet moves: the counts grow with its area, and are never
+        // fewer than chess's.
+        let area = (root.layout().dims.squares() as i32).max(LMP_AREA);
         let mut late_move_counts = [[0; 2]; LMP_MAX_DEPTH as usize + 1];
         for (d, counts) in late_move_counts.iter_mut().enumerate() {
             let d = d as i32;
