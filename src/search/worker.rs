@@ -1583,4 +1583,39 @@ mod tests {
             assert_eq!(corrected, raw + correction, "found {found}");
         }
     }
+
+    /// Late-move pruning tries chess's counts on a board of 64 squares or fewer, and more
+    /// quiet moves, in proportion to the area, on Magi's 100 squares.
+    #[test]
+    fn late_move_counts_grow_with_the_board_area() {
+        use crate::board::AnyPosition;
+        use crate::variant::Registry;
+        let tt = crate::search::tt::TranspositionTable::with_buckets(1);
+        let control = super::super::SearchControl::default();
+        let state = unlimited(&tt, &control);
+        let chess_rule = |d: i32, improving: i32| (LMP_BASE + d * d) * (1 + improving);
+        for variant in ["chess", "magician-chess"] {
+            let pos = start(variant);
+            let mut data = ThreadData::default();
+            let worker = Worker::new(0, &state, &mut data, &pos, &[]);
+            for d in 1..=LMP_MAX_DEPTH {
+                for improving in 0..2 {
+                    let count = worker.late_move_counts[d as usize][improving as usize];
+                    assert_eq!(count, chess_rule(d, improving), "{variant} depth {d}");
+                }
+            }
+        }
+        let magi = Registry::builtin().get("magi").unwrap();
+        let AnyPosition::Large(pos) = AnyPosition::from_fen(magi, None).unwrap() else {
+            unreachable!("Magi's 10x10 board needs 128 bits")
+        };
+        let mut data = ThreadData::default();
+        let worker = Worker::new(0, &state, &mut data, &pos, &[]);
+        for d in 1..=LMP_MAX_DEPTH {
+            for improving in 0..2 {
+                let count = worker.late_move_counts[d as usize][improving as usize];
+                assert_eq!(count, chess_rule(d, improving) * 100 / 64, "magi depth {d}");
+            }
+        }
+    }
 }
