@@ -277,9 +277,12 @@ pub fn thinking_line(pos: &AnyPosition, r: &Report, first_rank: u8) -> String {
         Score::Mate(n) if n > 0 => 100_000 + n,
         Score::Mate(n) => -100_000 + n,
     };
+    // A bound is marked after the line, as a token of its own: glued to the last move it
+    // would make that move unreadable to a client that replays the line (python-chess stops
+    // at the first token it cannot play, and a one-move line would read as none).
     let mark = match r.bound {
-        Some(true) => "!",
-        Some(false) => "?",
+        Some(true) => " !",
+        Some(false) => " ?",
         None => "",
     };
     let pv = crate::protocol::uci::pv_wire(pos, &r.pv, first_rank).join(" ");
@@ -291,4 +294,42 @@ pub fn thinking_line(pos: &AnyPosition, r: &Report, first_rank: u8) -> String {
         r.nodes,
         pv
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Registry;
+
+    /// A thinking line's moves stay readable when the line is a bound: every token after
+    /// the four numbers is a legal wire move of the line, and the mark stands alone.
+    #[test]
+    fn a_bound_is_marked_apart_from_the_moves() {
+        let chess = Registry::builtin().get("chess").unwrap();
+        let pos = AnyPosition::from_fen(chess, None).unwrap();
+        let AnyPosition::Small(p) = &pos else {
+            unreachable!("chess fits 64 bits")
+        };
+        let first = p.legal_moves()[0];
+        let wire = pos.legal_moves_wire(1);
+        for (bound, mark) in [(Some(true), Some("!")), (Some(false), Some("?")), (None, None)] {
+            let report = Report {
+                depth: 6,
+                seldepth: 6,
+                multipv: 1,
+                score: Score::Centipawns(24),
+                bound,
+                nodes: 1751,
+                time: Duration::ZERO,
+                hashfull: 0,
+                pv: vec![first],
+            };
+            let line = thinking_line(&pos, &report, 1);
+            let tokens: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(tokens[..4], ["6", "24", "0", "1751"], "{line}");
+            assert!(wire.iter().any(|w| w == tokens[4]), "{line}: a legal move");
+            assert_eq!(tokens.get(5).copied(), mark, "{line}");
+            assert_eq!(tokens.len(), 5 + usize::from(mark.is_some()), "{line}");
+        }
+    }
 }
