@@ -312,7 +312,11 @@ mod tests {
         };
         let first = p.legal_moves()[0];
         let wire = pos.legal_moves_wire(1);
-        for (bound, mark) in [(Some(true), Some("!")), (Some(false), Some("?")), (None, None)] {
+        for (bound, mark) in [
+            (Some(true), Some("!")),
+            (Some(false), Some("?")),
+            (None, None),
+        ] {
             let report = Report {
                 depth: 6,
                 seldepth: 6,
