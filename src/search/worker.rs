@@ -115,15 +115,17 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         root: &Position<B>,
         game_hashes: &[u64],
     ) -> Self {
+        // A larger board has more quiet moves: the counts of late-move pruning grow with its
+        // area, and so does a late move's reduction, as if it came later in chess's order;
+        // neither is ever less than chess's.
+        let area = (root.layout().dims.squares() as i32).max(LMP_AREA);
         let mut reductions = [[0; 64]; 64];
         for (d, row) in reductions.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+                let place = m as f64 * f64::from(area) / f64::from(LMP_AREA);
+                *r = (LMR_BASE + (d as f64).ln() * place.ln() / LMR_DIVISOR) as i32;
             }
         }
-        // A larger board has more quiet moves: the counts grow with its area, and are never
-        // fewer than chess's.
-        let area = (root.layout().dims.squares() as i32).max(LMP_AREA);
         let mut late_move_counts = [[0; 2]; LMP_MAX_DEPTH as usize + 1];
         for (d, counts) in late_move_counts.iter_mut().enumerate() {
             let d = d as i32;
