@@ -60,12 +60,15 @@ pub const FUTILITY_MAX_DEPTH: i32 = 8;
 pub const FUTILITY_BASE: i32 = 120;
 pub const FUTILITY_MARGIN: i32 = 130;
 
+/// The board area (squares) late-move pruning and reductions are set for; on a larger board
+/// both scale with its squares over this.
+pub const BASE_AREA: i32 = 64;
+
 /// Late-move pruning: at this depth or less, quiet moves after the first `BASE + depth²`
-/// (twice as many while improving), times the board's squares over `AREA` on a larger board,
-/// are not searched.
+/// (twice as many while improving), times the board's squares over `BASE_AREA` on a larger
+/// board, are not searched.
 pub const LMP_MAX_DEPTH: i32 = 6;
 pub const LMP_BASE: i32 = 3;
-pub const LMP_AREA: i32 = 64;
 
 /// History pruning: a quiet move whose histories sum below `-MARGIN · depth`.
 pub const HISTORY_PRUNING_MAX_DEPTH: i32 = 3;
@@ -81,7 +84,8 @@ pub const SEE_CAPTURE_MARGIN: i32 = 180;
 
 /// Late-move reductions start at this depth.
 pub const LMR_MIN_DEPTH: i32 = 3;
-/// The reduction table: `BASE + ln(depth) · ln(move number) / DIVISOR`.
+/// The reduction table: `BASE + ln(depth) · ln(move number) / DIVISOR`, the move number
+/// times the board's squares over `BASE_AREA` on a larger board.
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
 /// A history score this large takes one ply off the reduction.

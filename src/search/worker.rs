@@ -118,11 +118,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         // A larger board has more quiet moves: the counts of late-move pruning grow with its
         // area, and so does a late move's reduction, as if it came later in chess's order;
         // neither is ever less than chess's.
-        let area = (root.layout().dims.squares() as i32).max(LMP_AREA);
+        let area = (root.layout().dims.squares() as i32).max(BASE_AREA);
         let mut reductions = [[0; 64]; 64];
         for (d, row) in reductions.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let place = m as f64 * f64::from(area) / f64::from(LMP_AREA);
+                let place = m as f64 * f64::from(area) / f64::from(BASE_AREA);
                 *r = (LMR_BASE + (d as f64).ln() * place.ln() / LMR_DIVISOR) as i32;
             }
         }
@@ -130,7 +130,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         for (d, counts) in late_move_counts.iter_mut().enumerate() {
             let d = d as i32;
             for (improving, count) in counts.iter_mut().enumerate() {
-                *count = (LMP_BASE + d * d) * (1 + improving as i32) * area / LMP_AREA;
+                *count = (LMP_BASE + d * d) * (1 + improving as i32) * area / BASE_AREA;
             }
         }
         let mut path = game_hashes.to_vec();
@@ -1617,6 +1617,42 @@ mod tests {
             for improving in 0..2 {
                 let count = worker.late_move_counts[d as usize][improving as usize];
                 assert_eq!(count, chess_rule(d, improving) * 100 / 64, "magi depth {d}");
+            }
+        }
+    }
+
+    /// A late move's reduction is read from chess's table on a board of 64 squares or
+    /// fewer, and as if the move came later in the order, in proportion to the area, on
+    /// Magi's 100 squares: never less than chess's, a ply more deep in the tree.
+    #[test]
+    fn late_move_reductions_grow_with_the_board_area() {
+        use crate::board::AnyPosition;
+        use crate::variant::Registry;
+        let tt = crate::search::tt::TranspositionTable::with_buckets(1);
+        let control = super::super::SearchControl::default();
+        let state = unlimited(&tt, &control);
+        let table =
+            |d: usize, place: f64| (LMR_BASE + (d as f64).ln() * place.ln() / LMR_DIVISOR) as i32;
+        let pos = start("chess");
+        let mut data = ThreadData::default();
+        let chess = Worker::new(0, &state, &mut data, &pos, &[]).reductions;
+        assert_eq!(chess[20][20], 4);
+        let magi = Registry::builtin().get("magi").unwrap();
+        let AnyPosition::Large(pos) = AnyPosition::from_fen(magi, None).unwrap() else {
+            unreachable!("Magi's 10x10 board needs 128 bits")
+        };
+        let mut data = ThreadData::default();
+        let magi = Worker::new(0, &state, &mut data, &pos, &[]).reductions;
+        assert_eq!(magi[20][20], 5);
+        for d in 1..64 {
+            for m in 1..64 {
+                assert_eq!(chess[d][m], table(d, m as f64), "chess depth {d} move {m}");
+                assert_eq!(
+                    magi[d][m],
+                    table(d, m as f64 * 100.0 / 64.0),
+                    "magi {d} {m}"
+                );
+                assert!(magi[d][m] >= chess[d][m], "magi depth {d} move {m}");
             }
         }
     }
