@@ -1586,12 +1586,20 @@ mod tests {
         }
     }
 
+    /// Magi's starting position, on the 128-bit board its 10x10 squares need.
+    fn magi_start() -> Position<u128> {
+        use crate::board::AnyPosition;
+        let magi = crate::variant::Registry::builtin().get("magi").unwrap();
+        let AnyPosition::Large(pos) = AnyPosition::from_fen(magi, None).unwrap() else {
+            unreachable!("Magi's 10x10 board needs 128 bits")
+        };
+        pos
+    }
+
     /// Late-move pruning tries chess's counts on a board of 64 squares or fewer, and more
     /// quiet moves, in proportion to the area, on Magi's 100 squares.
     #[test]
     fn late_move_counts_grow_with_the_board_area() {
-        use crate::board::AnyPosition;
-        use crate::variant::Registry;
         let tt = crate::search::tt::TranspositionTable::with_buckets(1);
         let control = super::super::SearchControl::default();
         let state = unlimited(&tt, &control);
@@ -1607,10 +1615,7 @@ mod tests {
                 }
             }
         }
-        let magi = Registry::builtin().get("magi").unwrap();
-        let AnyPosition::Large(pos) = AnyPosition::from_fen(magi, None).unwrap() else {
-            unreachable!("Magi's 10x10 board needs 128 bits")
-        };
+        let pos = magi_start();
         let mut data = ThreadData::default();
         let worker = Worker::new(0, &state, &mut data, &pos, &[]);
         for d in 1..=LMP_MAX_DEPTH {
@@ -1626,8 +1631,6 @@ mod tests {
     /// Magi's 100 squares: never less than chess's, a ply more deep in the tree.
     #[test]
     fn late_move_reductions_grow_with_the_board_area() {
-        use crate::board::AnyPosition;
-        use crate::variant::Registry;
         let tt = crate::search::tt::TranspositionTable::with_buckets(1);
         let control = super::super::SearchControl::default();
         let state = unlimited(&tt, &control);
@@ -1637,10 +1640,7 @@ mod tests {
         let mut data = ThreadData::default();
         let chess = Worker::new(0, &state, &mut data, &pos, &[]).reductions;
         assert_eq!(chess[20][20], 4);
-        let magi = Registry::builtin().get("magi").unwrap();
-        let AnyPosition::Large(pos) = AnyPosition::from_fen(magi, None).unwrap() else {
-            unreachable!("Magi's 10x10 board needs 128 bits")
-        };
+        let pos = magi_start();
         let mut data = ThreadData::default();
         let magi = Worker::new(0, &state, &mut data, &pos, &[]).reductions;
         assert_eq!(magi[20][20], 5);
