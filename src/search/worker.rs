@@ -1628,7 +1628,7 @@ mod tests {
 
     /// A late move's reduction is read from chess's table on a board of 64 squares or
     /// fewer, and as if the move came later in the order, in proportion to the area, on
-    /// Magi's 100 squares: never less than chess's, a ply more deep in the tree.
+    /// Magi's 100 squares: never less than chess's, and a ply more at depth 20, move 20.
     #[test]
     fn late_move_reductions_grow_with_the_board_area() {
         let tt = crate::search::tt::TranspositionTable::with_buckets(1);
