@@ -176,6 +176,11 @@ impl Histories {
         }
     }
 
+    /// A move's side-and-squares entry alone moves by `bonus`.
+    pub fn update_butterfly(&mut self, side: Color, m: Move, bonus: i32) {
+        gravity(&mut self.butterfly[Self::butterfly_index(side, m)], bonus);
+    }
+
     pub fn update_capture(&mut self, now: PieceTo, victim: usize, bonus: i32) {
         let i = self.piece_to_index(now) * self.kinds + victim;
         gravity(&mut self.capture[i], bonus);

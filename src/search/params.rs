@@ -121,6 +121,12 @@ pub const HISTORY_BONUS_PER_DEPTH: i32 = 300;
 pub const HISTORY_BONUS_BASE: i32 = 250;
 pub const HISTORY_BONUS_MAX: i32 = 1500;
 
+/// The evaluation's history: a quiet move that moved the static evaluation (both sides'
+/// evaluations summed, in centipawns) is rewarded by `FACTOR` per centipawn it gained for
+/// its side, at most `MAX` either way.
+pub const EVAL_HISTORY_FACTOR: i32 = 30;
+pub const EVAL_HISTORY_MAX: i32 = 1800;
+
 // --- Threads ---
 
 /// Nodes between looks at the clock and the stop flag (about a millisecond), and between

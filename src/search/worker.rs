@@ -40,6 +40,9 @@ struct Frame {
     /// and square for the continuation history (`None` for a null move).
     current_move: Move,
     piece_to: Option<PieceTo>,
+    /// Whether that move captures or promotes: the evaluation's history learns from quiet
+    /// moves only.
+    current_tactical: bool,
     /// The move left out of this node's search (singular extension's test), if any.
     excluded: Move,
     /// Double extensions on the path to this ply (they are limited).
@@ -60,6 +63,7 @@ impl Default for Frame {
             pawn_key: 0,
             current_move: Move::NULL,
             piece_to: None,
+            current_tactical: false,
             excluded: Move::NULL,
             double_extensions: 0,
             pv: [Move::NULL; MAX_PLY + 1],
@@ -528,6 +532,16 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             Move::NULL
         };
         self.data.histories.killers[ply + 1] = [Move::NULL; 2];
+        // The evaluation's history: the quiet move that led here is judged by how far it moved
+        // the static evaluation, so that the histories learn at every node, not only at cuts.
+        if !in_check && excluded.is_null() && ply >= 1 {
+            let parent = &self.stack[ply - 1];
+            if !previous.is_null() && !parent.current_tactical && parent.static_eval != -INFINITY {
+                let bonus = (-EVAL_HISTORY_FACTOR * (parent.static_eval + static_eval))
+                    .clamp(-EVAL_HISTORY_MAX, EVAL_HISTORY_MAX);
+                self.data.histories.update_butterfly(!side, previous, bonus);
+            }
+        }
 
         if !N::PV && !in_check && excluded.is_null() {
             // Razoring: far below alpha at low depth, only captures can help.
@@ -786,6 +800,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
 
             self.stack[ply].current_move = m;
             self.stack[ply].piece_to = Some(piece_to);
+            self.stack[ply].current_tactical = tactical;
             self.path.push(child.hash());
             let new_depth = depth - 1 + extension;
             let score = if legal == 1 {
@@ -1008,6 +1023,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             let child = pos.after(m);
             self.stack[ply].current_move = m;
             self.stack[ply].piece_to = Some(PieceTo::of(pos, m));
+            self.stack[ply].current_tactical = true;
             self.path.push(child.hash());
             let mut score =
                 -self.quiescence::<NonPv>(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
