@@ -123,7 +123,8 @@ pub const HISTORY_BONUS_MAX: i32 = 1500;
 
 /// The evaluation's history: a quiet move that moved the static evaluation (both sides'
 /// evaluations summed, in centipawns) is rewarded by `FACTOR` per centipawn it gained for
-/// its side, at most `MAX` either way.
+/// its side, at most `MAX` either way. On boards larger than chess's only (see
+/// `Worker::learn_from_eval`).
 pub const EVAL_HISTORY_FACTOR: i32 = 30;
 pub const EVAL_HISTORY_MAX: i32 = 1800;
 

@@ -20,7 +20,7 @@ use super::see::see_ge;
 use super::thread::ThreadData;
 use super::tt::{Bound, Entry};
 use super::{MATE, MATE_BOUND, Report, RootLine, Score, SearchResult, Shared};
-use crate::board::{Bitboard, Move, MoveKind, Position};
+use crate::board::{Bitboard, Color, Move, MoveKind, Position};
 use crate::eval::{EvalMode, EvalTables, LAZY_MARGIN, TermSet, evaluate_fast, evaluate_with};
 use crate::movegen::MoveList;
 use crate::variant::Stalemate;
@@ -100,6 +100,8 @@ pub struct Worker<'a, B: Bitboard> {
     reductions: [[i32; 64]; 64],
     /// Late-move pruning's move counts, by depth and whether the side to move improves.
     late_move_counts: [[i32; 2]; LMP_MAX_DEPTH as usize + 1],
+    /// Whether quiet moves learn from the static evaluation's change (`learn_from_eval`).
+    eval_history: bool,
     /// The root moves of the iteration under way, and the MultiPV line being searched.
     root_lines: Vec<RootLine>,
     pv_index: usize,
@@ -155,9 +157,32 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             stopped: false,
             reductions,
             late_move_counts,
+            eval_history: area > BASE_AREA,
             root_lines: Vec::new(),
             pv_index: 0,
         }
+    }
+
+    /// The evaluation's history: the quiet move that led to this node (not in check, its
+    /// static evaluation `static_eval` for `side`) is judged by how far it moved the static
+    /// evaluation, so that the histories learn at every node and not only at cut-offs. On
+    /// boards larger than chess's only: it won games in Magi and leaned to a loss in chess
+    /// (docs/search.md).
+    fn learn_from_eval(&mut self, ply: usize, side: Color, static_eval: i32) {
+        if !self.eval_history || ply == 0 {
+            return;
+        }
+        let parent = &self.stack[ply - 1];
+        if parent.current_move.is_null()
+            || parent.current_tactical
+            || parent.static_eval == -INFINITY
+        {
+            return;
+        }
+        let bonus = (-EVAL_HISTORY_FACTOR * (parent.static_eval + static_eval))
+            .clamp(-EVAL_HISTORY_MAX, EVAL_HISTORY_MAX);
+        let previous = parent.current_move;
+        self.data.histories.update_butterfly(!side, previous, bonus);
     }
 
     #[inline]
@@ -532,15 +557,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             Move::NULL
         };
         self.data.histories.killers[ply + 1] = [Move::NULL; 2];
-        // The evaluation's history: the quiet move that led here is judged by how far it moved
-        // the static evaluation, so that the histories learn at every node, not only at cuts.
-        if !in_check && excluded.is_null() && ply >= 1 {
-            let parent = &self.stack[ply - 1];
-            if !previous.is_null() && !parent.current_tactical && parent.static_eval != -INFINITY {
-                let bonus = (-EVAL_HISTORY_FACTOR * (parent.static_eval + static_eval))
-                    .clamp(-EVAL_HISTORY_MAX, EVAL_HISTORY_MAX);
-                self.data.histories.update_butterfly(!side, previous, bonus);
-            }
+        if !in_check && excluded.is_null() {
+            self.learn_from_eval(ply, side, static_eval);
         }
 
         if !N::PV && !in_check && excluded.is_null() {
@@ -1610,6 +1628,41 @@ mod tests {
             unreachable!("Magi's 10x10 board needs 128 bits")
         };
         pos
+    }
+
+    /// On Magi's board a quiet move learns from the static evaluation's change at the node it
+    /// leads to: rewarded when it raised its side's evaluation, punished when it lowered it,
+    /// by `EVAL_HISTORY_FACTOR` a centipawn up to `EVAL_HISTORY_MAX`; not after a capture or
+    /// from a position in check, and never on chess's board.
+    #[test]
+    fn quiet_moves_learn_from_the_evaluation_on_magis_board_only() {
+        fn learned<B: Bitboard>(
+            pos: &Position<B>,
+            parent_eval: i32,
+            child_eval: i32,
+            tactical: bool,
+        ) -> i32 {
+            let tt = crate::search::tt::TranspositionTable::with_buckets(1);
+            let control = super::super::SearchControl::default();
+            let state = unlimited(&tt, &control);
+            let mut data = ThreadData::default();
+            let mut worker = Worker::new(0, &state, &mut data, pos, &[]);
+            let m = pos.legal_moves().into_iter().next().expect("a move");
+            worker.stack[0].current_move = m;
+            worker.stack[0].current_tactical = tactical;
+            worker.stack[0].static_eval = parent_eval;
+            worker.learn_from_eval(1, !pos.side(), child_eval);
+            worker.data.histories.butterfly(pos.side(), m)
+        }
+        let magi = magi_start();
+        // The mover stood at +0.5; after its move the opponent stands at -1.5: 100 gained.
+        assert_eq!(learned(&magi, 50, -150, false), EVAL_HISTORY_MAX);
+        assert_eq!(learned(&magi, 50, -60, false), 10 * EVAL_HISTORY_FACTOR);
+        assert_eq!(learned(&magi, 50, 150, false), -EVAL_HISTORY_MAX);
+        assert_eq!(learned(&magi, 50, -50, false), 0);
+        assert_eq!(learned(&magi, 50, -150, true), 0, "a capture");
+        assert_eq!(learned(&magi, -INFINITY, -150, false), 0, "from check");
+        assert_eq!(learned(&start("chess"), 50, -150, false), 0, "chess");
     }
 
     /// Late-move pruning tries chess's counts on a board of 64 squares or fewer, and more
