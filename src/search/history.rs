@@ -169,7 +169,7 @@ impl Histories {
         before: [Option<PieceTo>; 2],
         bonus: i32,
     ) {
-        gravity(&mut self.butterfly[Self::butterfly_index(side, m)], bonus);
+        self.update_butterfly(side, m, bonus);
         for b in before.into_iter().flatten() {
             let i = self.piece_to_index(b) * self.codes * self.squares + self.piece_to_index(now);
             gravity(&mut self.continuation[i], bonus);
