@@ -90,6 +90,12 @@ pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
 /// A history score this large takes one ply off the reduction.
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+/// More cut-offs than this among the children's children so far: reduce a ply more.
+pub const LMR_CUTOFFS: u32 = 3;
+/// A reduced search that beats alpha by this much (plus a margin per ply reduced) is
+/// searched again a ply deeper than planned.
+pub const LMR_DEEPER_BASE: i32 = 30;
+pub const LMR_DEEPER_MARGIN: i32 = 6;
 
 // --- Extensions ---
 

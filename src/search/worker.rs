@@ -47,6 +47,9 @@ struct Frame {
     excluded: Move,
     /// Double extensions on the path to this ply (they are limited).
     double_extensions: i32,
+    /// Beta cut-offs at this ply since the grandparent began its moves (one without a
+    /// table move counts twice): many say the node above is likely to fail low.
+    cutoffs: u32,
     /// The best line found from this ply.
     pv: [Move; MAX_PLY + 1],
     pv_len: usize,
@@ -66,6 +69,7 @@ impl Default for Frame {
             current_tactical: false,
             excluded: Move::NULL,
             double_extensions: 0,
+            cutoffs: 0,
             pv: [Move::NULL; MAX_PLY + 1],
             pv_len: 0,
             check_seen: (0, false),
@@ -557,6 +561,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             Move::NULL
         };
         self.data.histories.killers[ply + 1] = [Move::NULL; 2];
+        self.stack[ply + 2].cutoffs = 0;
         if !in_check && excluded.is_null() {
             self.learn_from_eval(ply, side, static_eval);
         }
@@ -820,7 +825,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             self.stack[ply].piece_to = Some(piece_to);
             self.stack[ply].current_tactical = tactical;
             self.path.push(child.hash());
-            let new_depth = depth - 1 + extension;
+            let mut new_depth = depth - 1 + extension;
             let score = if legal == 1 {
                 if N::PV {
                     -self.alphabeta::<Pv>(&child, new_depth, -beta, -alpha, ply + 1, false)
@@ -857,6 +862,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     {
                         reduction -= 1;
                     }
+                    if self.stack[ply + 1].cutoffs > LMR_CUTOFFS {
+                        reduction += 1;
+                    }
                     reduction -= stat / LMR_HISTORY_DIVISOR;
                     reduction = reduction.clamp(0, (new_depth - 1).max(0));
                 }
@@ -869,14 +877,18 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     true,
                 );
                 if s > alpha && reduction > 0 && !self.stopped {
-                    s = -self.alphabeta::<NonPv>(
-                        &child,
-                        new_depth,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        !cut_node,
-                    );
+                    let reduced = new_depth - reduction;
+                    new_depth = re_search_depth(new_depth, reduction, s, alpha, best_score);
+                    if new_depth > reduced {
+                        s = -self.alphabeta::<NonPv>(
+                            &child,
+                            new_depth,
+                            -alpha - 1,
+                            -alpha,
+                            ply + 1,
+                            !cut_node,
+                        );
+                    }
                 }
                 if N::PV && s > alpha && (N::ROOT || s < beta) && !self.stopped {
                     s = -self.alphabeta::<Pv>(&child, new_depth, -beta, -alpha, ply + 1, false);
@@ -910,6 +922,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                         self.root_lines[self.pv_index..=i].rotate_right(1);
                     }
                     if score >= beta {
+                        self.stack[ply].cutoffs += 1 + u32::from(tt_move.is_null());
                         self.reward_cutoff(
                             pos,
                             m,
@@ -1270,6 +1283,20 @@ impl TimeUse {
         let stability = TIME_UNSTABLE + (TIME_STABLE - TIME_UNSTABLE) * steps;
         let fall = (self.fall as f64 / TIME_FALL_SCALE).min(1.0) * TIME_FALLING;
         stability * (1.0 + fall)
+    }
+}
+
+/// The depth to search a late move again at, once its reduced search (by `reduction` plies
+/// from `new_depth`) scored `score` above `alpha`: a ply deeper if it beat alpha by far, a
+/// ply shallower if it barely beat the node's best so far. The caller searches again only
+/// at a depth greater than the reduced search's.
+fn re_search_depth(new_depth: i32, reduction: i32, score: i32, alpha: i32, best: i32) -> i32 {
+    if score > alpha + LMR_DEEPER_BASE + LMR_DEEPER_MARGIN * reduction {
+        new_depth + 1
+    } else if score < best + new_depth {
+        new_depth - 1
+    } else {
+        new_depth
     }
 }
 
@@ -1693,6 +1720,34 @@ mod tests {
                 assert_eq!(count, chess_rule(d, improving) * 100 / 64, "magi depth {d}");
             }
         }
+    }
+
+    /// A reduced search that beats alpha by far is searched again a ply deeper than planned;
+    /// one that barely beats the best score so far, a ply shallower; else at the planned
+    /// depth.
+    #[test]
+    fn a_late_move_is_searched_again_deeper_or_shallower_by_its_margin() {
+        let (new_depth, reduction, alpha) = (10, 3, 50);
+        let far = alpha + LMR_DEEPER_BASE + LMR_DEEPER_MARGIN * reduction;
+        assert_eq!(
+            re_search_depth(new_depth, reduction, far + 1, alpha, alpha),
+            11
+        );
+        assert_eq!(re_search_depth(new_depth, reduction, far, alpha, alpha), 10);
+        // The same margin over alpha, a ply less reduced, is far.
+        assert_eq!(
+            re_search_depth(new_depth, reduction - 1, far, alpha, alpha),
+            11
+        );
+        // Barely above the best so far (which is alpha or below it at a zero window).
+        assert_eq!(
+            re_search_depth(new_depth, reduction, alpha + 1, alpha, alpha),
+            9
+        );
+        assert_eq!(
+            re_search_depth(new_depth, reduction, alpha + 1, alpha, alpha - 20),
+            10
+        );
     }
 
     /// A late move's reduction is read from chess's table on a board of 64 squares or
