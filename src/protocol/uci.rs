@@ -32,6 +32,11 @@ use crate::with_position;
 pub const ENGINE_NAME: &str = concat!("magus ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the magus developers";
 
+/// An untimed `go mate N` searches this many plies beyond the mate's own 2N − 1 and its
+/// answer: a selective search reduces quiet mating moves and sees a short mate a few plies
+/// deeper than its distance. The search still stops as soon as it finds a mate in N or less.
+const MATE_SEARCH_SLACK: i32 = 6;
+
 /// Where the engine's lines go; shared with the search thread.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
 
@@ -533,7 +538,7 @@ impl UciSession {
             && limits.depth.is_none()
             && !limits.is_timed()
         {
-            limits.depth = Some((2 * n + 1).min(127));
+            limits.depth = Some((2 * n + 1 + MATE_SEARCH_SLACK).min(127));
         }
         Ok(limits)
     }
