@@ -32,8 +32,8 @@ use crate::with_position;
 pub const ENGINE_NAME: &str = concat!("magus ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the magus developers";
 
-/// An untimed `go mate N` searches this many plies beyond the mate's own 2N − 1 and its
-/// answer: a selective search reduces quiet mating moves and sees a short mate a few plies
+/// An untimed `go mate N` searches this many plies beyond 2N + 1 (the mate's own 2N − 1 and
+/// two more): a selective search reduces quiet mating moves and sees a short mate a few plies
 /// deeper than its distance. The search still stops as soon as it finds a mate in N or less.
 const MATE_SEARCH_SLACK: i32 = 6;
 
