@@ -399,9 +399,14 @@ fn analysis_shows_lines_of_the_current_position_and_restarts_when_the_person_mov
             .map(|m| m["wire"].as_str().unwrap().to_string())
             .collect()
     };
+    // A line that failed high or low carries only its first move, so the whole lines are
+    // awaited: both exact, at depth 3 or more.
     let first = server.wait_for(&g, Duration::from_secs(30), |v| {
         let lines = v["engine"]["lines"].as_array().unwrap();
-        lines.len() == 2 && lines.iter().all(|l| l["depth"].as_i64().unwrap() >= 3)
+        lines.len() == 2
+            && lines
+                .iter()
+                .all(|l| l["depth"].as_i64().unwrap() >= 3 && l["bound"] == "exact")
     });
     assert_eq!(first["engine"]["analysing"], true);
     let wires = legal_wires(&first);
