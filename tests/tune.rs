@@ -91,7 +91,11 @@ fn perturbed(w: &Weights, rng: &mut StdRng) -> Weights {
     for weight in &mut out.list {
         let mut pick = |v: i32| -> i32 {
             let spread = (v.abs() / 2).max(12);
-            (v + rng.random_range(-spread..=spread)).clamp(weight.min, weight.max)
+            match (v + rng.random_range(-spread..=spread)).clamp(weight.min, weight.max) {
+                0 if weight.max > 0 => 1,
+                0 => -1,
+                moved => moved,
+            }
         };
         weight.value = match weight.shape {
             Shape::Pair => [pick(weight.value[0]), pick(weight.value[1])],
@@ -287,6 +291,68 @@ fn the_trace_counts_a_weight_where_its_term_is() {
         "{:?}",
         t.counts
     );
+}
+
+/// The count of weight `key` in the trace of `fen` (chess), White's less Black's.
+fn chess_count(fen: &str, key: &str) -> (f32, f32) {
+    let v = variant("chess");
+    let pos = AnyPosition::from_fen(v, Some(fen)).unwrap();
+    let i = v.weights.index(key).unwrap() as u16;
+    trace_of(&pos)
+        .counts
+        .iter()
+        .find(|c| c.0 == i)
+        .map(|c| (c.1, c.2))
+        .unwrap_or((0.0, 0.0))
+}
+
+#[test]
+fn a_piece_attacked_and_not_defended_hangs() {
+    // The Rook on d1 attacks the Knight on d5; nothing defends it until a pawn on e6 does.
+    assert_eq!(
+        chess_count("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", "threats.hanging"),
+        (1.0, 1.0)
+    );
+    assert_eq!(
+        chess_count("4k3/8/4p3/3n4/8/8/8/3RK3 w - - 0 1", "threats.hanging"),
+        (0.0, 0.0)
+    );
+    // A pawn left alone is no hanging piece; the King defends what stands next to it.
+    assert_eq!(
+        chess_count("4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1", "threats.hanging"),
+        (0.0, 0.0)
+    );
+    assert_eq!(
+        chess_count("8/8/3nk3/8/8/8/8/3RK3 w - - 0 1", "threats.hanging"),
+        (0.0, 0.0)
+    );
+}
+
+#[test]
+fn a_square_an_enemy_pawn_attacks_is_no_safe_mobility() {
+    // A pawn on b4 takes a3 and c3 from the Knight on b1.
+    let free = chess_count("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1", "safe_mobility.N");
+    let watched = chess_count("4k3/8/8/8/1p6/8/8/1N2K3 w - - 0 1", "safe_mobility.N");
+    assert_eq!(free.0 - watched.0, 2.0, "{free:?} {watched:?}");
+    // Its own pieces take squares too: a Knight behind pawns on a3, c3 and d2 has none.
+    let boxed = chess_count("4k3/8/8/8/8/P1P5/3P4/1N2K3 w - - 0 1", "safe_mobility.N");
+    assert_eq!(free.0 - boxed.0, 3.0, "{free:?} {boxed:?}");
+}
+
+#[test]
+fn a_passed_pawn_counts_its_blocker_and_the_kings_race_by_its_progress() {
+    // d6 has come 4 of 6 ranks; its next square d7. White's King on e1 is 6 from d7.
+    let fen = |black_king: &str| format!("{black_king}/3P4/8/8/8/8/4K3 w - - 0 1");
+    let open = fen("4k3/8");
+    let (mg, _) = chess_count(&open, "pawns.passed_king_distance");
+    // Black's King on e8 is 1 from d7: 1 − 6 = −5, times 0.66.
+    assert!((mg + 5.0 * 0.66).abs() < 0.01, "{mg}");
+    assert_eq!(chess_count(&open, "pawns.passed_blocked"), (0.0, 0.0));
+    let blocked = fen("8/3k4");
+    let (mg, eg) = chess_count(&blocked, "pawns.passed_blocked");
+    assert!((mg - 0.66).abs() < 0.01 && mg == eg, "{mg}");
+    let (mg, _) = chess_count(&blocked, "pawns.passed_king_distance");
+    assert!((mg + 6.0 * 0.66).abs() < 0.01, "{mg}");
 }
 
 #[test]

@@ -16,7 +16,7 @@ mod trace;
 mod variant_terms;
 pub mod wdl;
 
-use crate::board::{Bitboard, Color, Kind, MAX_KINDS, Position};
+use crate::board::{Bitboard, Color, Kind, MAX_KINDS, Position, Square};
 pub use params::{NO_WEIGHT, Params, W};
 pub use tables::EvalTables;
 pub use trace::{Trace, trace};
@@ -290,9 +290,24 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
         tables.king_zone(Color::Black, kings[1]),
     ];
 
+    // What each side's pawns attack, first: a piece's moves onto those squares are not safe.
+    let holes = pos.holes();
+    if let Some(pawn) = layout.pawn {
+        for color in Color::BOTH {
+            for sq in pos.pieces(color, pawn).squares() {
+                attacks_by_kind[color.index()][pawn.index()] |=
+                    layout.capture_leaps(pawn, color, sq);
+            }
+        }
+    }
+
     for color in Color::BOTH {
         let c = color.index();
         let them = !color;
+        let pawn_attacks = layout
+            .pawn
+            .map_or(B::EMPTY, |p| attacks_by_kind[them.index()][p.index()]);
+        let safe_area = !(pos.color_bb(color) | pawn_attacks | holes);
         for sq in pos.color_bb(color).squares() {
             let kind = pos.piece_at(sq).unwrap().kind();
             let k = kind.index();
@@ -311,26 +326,34 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
                 }
             }
             phase += tables.phase_weight[k];
-            if layout.is_pawn[k] {
-                attacks_by_kind[c][k] |= layout.capture_leaps(kind, color, sq);
-                continue;
-            }
-            if kind == layout.king {
+            if layout.is_pawn[k] || kind == layout.king {
                 continue;
             }
             // What the piece attacks: its capture leaps and its capture slides.
-            let mut attacks = layout.capture_leaps(kind, color, sq);
+            let capture_leaps = layout.capture_leaps(kind, color, sq);
+            let mut attacks = capture_leaps;
+            let mut slid = B::EMPTY;
             let mut reach = 0;
             for slide in layout.slides(kind, color) {
                 let ray = layout.ray_attacks(slide.ray, sq, blockers);
                 if slide.captures {
                     attacks |= ray;
                 }
+                slid |= ray;
                 reach += (ray & !pos.color_bb(color)).count() as i32;
             }
             if !layout.slides(kind, color).is_empty() {
                 let beyond = reach - tables.half_reach[k];
                 let w = params.mobility[k];
+                sink.add(TermId::Mobility, color, beyond * w.mg, beyond * w.eg);
+                if S::TRACING {
+                    sink.count(w, color, beyond as f32, beyond as f32);
+                }
+            }
+            let w = params.safe_mobility[k];
+            if S::TRACING || !w.is_zero() {
+                let moves = layout.quiet_leaps(kind, color, sq) | capture_leaps | slid;
+                let beyond = (moves & safe_area).count() as i32 - tables.half_moves_reach[k];
                 sink.add(TermId::Mobility, color, beyond * w.mg, beyond * w.eg);
                 if S::TRACING {
                     sink.count(w, color, beyond as f32, beyond as f32);
@@ -422,6 +445,44 @@ fn threats<B: Bitboard, S: Sink>(
             }
         }
     }
+    let w = tables.params.hanging;
+    if S::TRACING || !w.is_zero() {
+        hanging(pos, attacks_by_kind, w, sink);
+    }
+}
+
+/// An enemy piece (not a pawn, not the King) that we attack and they do not defend, even with
+/// their King, hangs.
+fn hanging<B: Bitboard, S: Sink>(
+    pos: &Position<B>,
+    attacks_by_kind: &[[B; MAX_KINDS]; 2],
+    w: W,
+    sink: &mut S,
+) {
+    let layout = pos.layout();
+    let king = layout.king;
+    let all = |color: Color| {
+        let by = &attacks_by_kind[color.index()];
+        by[..layout.kinds].iter().fold(
+            layout.capture_leaps(king, color, pos.king(color)),
+            |all, &a| all | a,
+        )
+    };
+    let attacked = [all(Color::White), all(Color::Black)];
+    for color in Color::BOTH {
+        let them = !color;
+        let mut targets = pos.color_bb(them) & !pos.pieces(them, king);
+        if let Some(pawn) = layout.pawn {
+            targets &= !pos.pieces(them, pawn);
+        }
+        let count = (targets & attacked[color.index()] & !attacked[them.index()]).count() as i32;
+        if count > 0 {
+            sink.add(TermId::Threats, color, count * w.mg, count * w.eg);
+            if S::TRACING {
+                sink.count(w, color, count as f32, count as f32);
+            }
+        }
+    }
 }
 
 fn pawn_structure<B: Bitboard, S: Sink>(
@@ -439,17 +500,7 @@ fn pawn_structure<B: Bitboard, S: Sink>(
             let file = dims.file(sq) as usize;
             if (theirs & tables.passed_mask(color, sq)).is_empty() {
                 let progress = tables.progress(color, sq);
-                let w = params.passed_pawn;
-                sink.add(
-                    TermId::Pawns,
-                    color,
-                    w.mg * progress / 100,
-                    w.eg * progress / 100,
-                );
-                if S::TRACING {
-                    let share = progress as f32 / 100.0;
-                    sink.count(w, color, share, share);
-                }
+                passed_pawn(pos, params, color, sq, progress, sink);
             }
             if (ours & tables.adjacent_files[file]).is_empty() {
                 let w = params.isolated_pawn;
@@ -471,4 +522,48 @@ fn pawn_structure<B: Bitboard, S: Sink>(
             }
         }
     }
+}
+
+/// A passed pawn: worth more the further it has come, less when its next square is taken,
+/// more when its own King is nearer that square than the enemy King is.
+fn passed_pawn<B: Bitboard, S: Sink>(
+    pos: &Position<B>,
+    params: &Params,
+    color: Color,
+    sq: Square,
+    progress: i32,
+    sink: &mut S,
+) {
+    let mut by_progress = |w: W, times: i32| {
+        sink.add(
+            TermId::Pawns,
+            color,
+            w.mg * progress * times / 100,
+            w.eg * progress * times / 100,
+        );
+        if S::TRACING {
+            let share = (progress * times) as f32 / 100.0;
+            sink.count(w, color, share, share);
+        }
+    };
+    by_progress(params.passed_pawn, 1);
+    let (blocked, king_distance) = (params.passed_blocked, params.passed_king_distance);
+    if !S::TRACING && blocked.is_zero() && king_distance.is_zero() {
+        return;
+    }
+    let dims = pos.layout().dims;
+    let forward = if color == Color::White { 1 } else { -1 };
+    let Some(next) = dims.offset(sq, 0, forward) else {
+        return;
+    };
+    if pos.blockers().has(next) {
+        by_progress(blocked, 1);
+    }
+    let distance = |from: Square| {
+        let df = (dims.file(from) as i32 - dims.file(next) as i32).abs();
+        let dr = (dims.rank(from) as i32 - dims.rank(next) as i32).abs();
+        df.max(dr)
+    };
+    let closer = distance(pos.king(!color)) - distance(pos.king(color));
+    by_progress(king_distance, closer);
 }

@@ -18,6 +18,15 @@ pub struct W {
     pub id: u16,
 }
 
+impl W {
+    /// Whether the weight adds nothing in either phase (its term need not be computed, but
+    /// for a trace, which counts it all the same).
+    #[inline(always)]
+    pub fn is_zero(self) -> bool {
+        self.mg == 0 && self.eg == 0
+    }
+}
+
 impl Default for W {
     fn default() -> Self {
         W {
@@ -49,16 +58,26 @@ pub struct Params {
     pub king_centre_distance: W,
     /// Per kind that slides: per square it attacks beyond half its empty-board reach.
     pub mobility: Vec<W>,
+    /// Per kind: per square its moves reach that is neither its own side's nor attacked by an
+    /// enemy pawn, beyond half its empty-board reach.
+    pub safe_mobility: Vec<W>,
     /// Per unit of enemy attack on the King's zone (squared, then / 64); single.
     pub king_attack: W,
     /// Per own pawn in front of the King (its file and the two next to it, two ranks ahead).
     pub pawn_shield: W,
     /// Passed pawn by how far it has come (0 = its start rank, 100 % = the last but one).
     pub passed_pawn: W,
+    /// A passed pawn whose next square is taken, by how far it has come.
+    pub passed_blocked: W,
+    /// A passed pawn: the enemy King's distance to its next square less its own King's, by
+    /// how far it has come.
+    pub passed_king_distance: W,
     pub isolated_pawn: W,
     pub doubled_pawn: W,
     /// Per enemy piece attacked by a piece of ours worth less.
     pub threat_by_lesser: W,
+    /// Per enemy piece but a pawn or the King that we attack and they do not defend.
+    pub hanging: W,
     /// Deathmatch: a piece that can still swap in (a Bishop that can become a Magician).
     pub unswapped: W,
     /// Deathmatch: a Magician with a pawn one (or two) moves from the promotion rank.
@@ -113,12 +132,16 @@ impl Params {
             king_advance: get("placement.king_advance"),
             king_centre_distance: get("placement.king_centre_distance"),
             mobility: per_kind("mobility"),
+            safe_mobility: per_kind("safe_mobility"),
             king_attack: get("king_safety.attack"),
             pawn_shield: get("king_safety.pawn_shield"),
             passed_pawn: get("pawns.passed"),
+            passed_blocked: get("pawns.passed_blocked"),
+            passed_king_distance: get("pawns.passed_king_distance"),
             isolated_pawn: get("pawns.isolated"),
             doubled_pawn: get("pawns.doubled"),
             threat_by_lesser: get("threats.by_lesser"),
+            hanging: get("threats.hanging"),
             unswapped: get("swap_in.unswapped"),
             upgrade_near: get("rank_promotion.near"),
             upgrade_far: get("rank_promotion.far"),

@@ -33,6 +33,8 @@ pub struct EvalTables<B: Bitboard> {
     pub total_phase: i32,
     /// Half of a sliding kind's average empty-board reach: the mobility it is expected to have.
     pub half_reach: Vec<i32>,
+    /// Per kind: half the mean number of squares all its moves reach on the empty board.
+    pub half_moves_reach: Vec<i32>,
     /// How much a kind's attack on the enemy King's zone counts.
     pub attack_weight: Vec<i32>,
     king_zone: Vec<B>,
@@ -83,6 +85,7 @@ impl<B: Bitboard> EvalTables<B> {
         let mut eg = vec![0; kinds * 2 * squares];
         let mut features = vec![PlacementFeatures::new(); kinds * 2 * squares];
         let mut half_reach = vec![0; kinds];
+        let mut half_moves_reach = vec![0; kinds];
         let center_file = (dims.files as f64 - 1.0) / 2.0;
         let center_rank = (dims.ranks as f64 - 1.0) / 2.0;
         let relative = |color: Color, sq: Square| -> i32 {
@@ -106,6 +109,7 @@ impl<B: Bitboard> EvalTables<B> {
                 let mean_slides = usable.iter().map(|&s| reach[s].1).sum::<i32>() as f64
                     / usable.len().max(1) as f64;
                 half_reach[k] = (mean_slides / 2.0).round() as i32;
+                half_moves_reach[k] = (mean / 2.0).round() as i32;
                 for (s, &(all_reach, slide_reach)) in reach.iter().enumerate() {
                     let sq = Square::new(s as u8);
                     let file = dims.file(sq) as f64;
@@ -247,6 +251,7 @@ impl<B: Bitboard> EvalTables<B> {
             phase_weight,
             total_phase,
             half_reach,
+            half_moves_reach,
             attack_weight,
             king_zone,
             shield_zone,

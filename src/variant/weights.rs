@@ -225,6 +225,22 @@ impl Weights {
                 );
             }
         }
+        // The terms below start at zero, so that a variant's evaluation is what it was until
+        // `magus tune` fits them to its games.
+        for p in &variant.pieces {
+            if p.role == Role::Ordinary {
+                pair(
+                    &mut w,
+                    format!("safe_mobility.{}", p.letter),
+                    [0, 0],
+                    TERM_RANGE,
+                    format!(
+                        "{}, per square it reaches that no enemy pawn attacks, beyond half its reach",
+                        p.name
+                    ),
+                );
+            }
+        }
         single(
             &mut w,
             "king_safety.attack",
@@ -251,6 +267,20 @@ impl Weights {
             );
             pair(
                 &mut w,
+                "pawns.passed_blocked".into(),
+                [0, 0],
+                TERM_RANGE,
+                "passed pawn whose next square is taken, by how far it has come".into(),
+            );
+            pair(
+                &mut w,
+                "pawns.passed_king_distance".into(),
+                [0, 0],
+                TERM_RANGE,
+                "passed pawn: the enemy King's distance to its next square less its own King's, by how far it has come".into(),
+            );
+            pair(
+                &mut w,
                 "pawns.isolated".into(),
                 [-8, -14],
                 TERM_RANGE,
@@ -270,6 +300,13 @@ impl Weights {
             [30, 20],
             TERM_RANGE,
             "piece attacked by a lesser one".into(),
+        );
+        pair(
+            &mut w,
+            "threats.hanging".into(),
+            [0, 0],
+            TERM_RANGE,
+            "piece but a pawn attacked and not defended".into(),
         );
         if let Some(s) = &mechanics.swap_in {
             let name = &variant.pieces[s.from as usize].name;
