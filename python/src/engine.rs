@@ -283,20 +283,21 @@ fn describe(
         Score::Mate(m) => (None, Some(m)),
     };
     let seldepth = report.as_ref().map_or(0, |r| r.seldepth);
+    let mut result = SearchResult {
+        best_move: None,
+        best_move_san: None,
+        ponder: None,
+        score_cp,
+        mate,
+        depth: found.depth,
+        seldepth,
+        nodes: found.nodes,
+        time,
+        pv: Vec::new(),
+        pv_san: Vec::new(),
+    };
     if found.best.is_null() {
-        return SearchResult {
-            best_move: None,
-            best_move_san: None,
-            ponder: None,
-            score_cp,
-            mate,
-            depth: found.depth,
-            seldepth,
-            nodes: found.nodes,
-            time,
-            pv: Vec::new(),
-            pv_san: Vec::new(),
-        };
+        return result;
     }
     // The last iteration's line, if it starts with the move chosen; else the move alone.
     let line: Vec<Move> = match report {
@@ -308,29 +309,18 @@ fn describe(
     };
     // The line as far as it is legal (a line read from the hash table could, in principle,
     // go astray after a collision).
-    let mut pv = Vec::with_capacity(line.len());
-    let mut pv_san = Vec::with_capacity(line.len());
     let mut pos = *position;
     for &m in &line {
         if !pos.legal_moves().contains(&m) {
             break;
         }
-        pv.push(wire(&pos, m));
-        pv_san.push(pos.san(m));
+        result.pv.push(wire(&pos, m));
+        result.pv_san.push(pos.san(m));
         pos = pos.after(m);
     }
     let after_best = position.after(found.best);
-    SearchResult {
-        best_move: Some(wire(position, found.best)),
-        best_move_san: Some(position.san(found.best)),
-        ponder: found.ponder.map(|m| wire(&after_best, m)),
-        score_cp,
-        mate,
-        depth: found.depth,
-        seldepth,
-        nodes: found.nodes,
-        time,
-        pv,
-        pv_san,
-    }
+    result.best_move = Some(wire(position, found.best));
+    result.best_move_san = Some(position.san(found.best));
+    result.ponder = found.ponder.map(|m| wire(&after_best, m));
+    result
 }
