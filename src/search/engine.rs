@@ -554,10 +554,12 @@ mod tests {
                 .iter()
                 .filter(|r| r.depth == deepest && r.bound.is_none())
                 .collect();
-            let best = lines.iter().find(|r| r.multipv == 1).expect("a first line");
+            // A line can be reported again in the same iteration when a later one overtakes
+            // it (MultiPV reorders): the last report of each stands.
+            let best = lines.iter().rfind(|r| r.multipv == 1).expect("a first line");
             let chosen = lines
                 .iter()
-                .find(|r| r.pv[0] == result.best)
+                .rfind(|r| r.pv[0] == result.best)
                 .expect("the move played is one of the lines");
             if result.best == best.pv[0] {
                 // Counted only where the line has a reply, so that keeping it is seen.
