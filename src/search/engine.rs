@@ -556,7 +556,10 @@ mod tests {
                 .collect();
             // A line can be reported again in the same iteration when a later one overtakes
             // it (MultiPV reorders): the last report of each stands.
-            let best = lines.iter().rfind(|r| r.multipv == 1).expect("a first line");
+            let best = lines
+                .iter()
+                .rfind(|r| r.multipv == 1)
+                .expect("a first line");
             let chosen = lines
                 .iter()
                 .rfind(|r| r.pv[0] == result.best)
