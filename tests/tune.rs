@@ -356,6 +356,49 @@ fn a_passed_pawn_counts_its_blocker_and_the_kings_race_by_its_progress() {
 }
 
 #[test]
+fn a_kind_that_can_check_from_an_unguarded_square_counts_once() {
+    // The Rook on a1 checks from a8, which Black's King on e8 does not guard.
+    let rook = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+    assert_eq!(chess_count(rook, "king_safety.safe_check"), (1.0, 1.0));
+    // A Rook on b8 guards a8 and stands between: no safe check is left.
+    let guarded = "1r2k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+    assert_eq!(chess_count(guarded, "king_safety.safe_check"), (0.0, 0.0));
+    // A Knight on e4 adds its own kind (d6, f6); a second Rook adds no kind.
+    let knight = "4k3/8/8/8/4N3/8/8/R3K2R w - - 0 1";
+    assert_eq!(chess_count(knight, "king_safety.safe_check"), (2.0, 2.0));
+    // A square the King guards is no safe check: a Rook on d1 checks only from d8.
+    let next_to_the_king = "4k3/8/8/8/8/8/8/3RK3 w - - 0 1";
+    assert_eq!(
+        chess_count(next_to_the_king, "king_safety.safe_check"),
+        (0.0, 0.0)
+    );
+}
+
+#[test]
+fn a_slider_on_a_file_without_its_own_pawns_counts_open_or_half_open() {
+    let on_a = |pawns: &str| format!("4k3/{pawns}/8/8/8/8/8/R3K3 w - - 0 1");
+    let open = on_a("8");
+    assert_eq!(chess_count(&open, "open_file.R"), (1.0, 1.0));
+    assert_eq!(chess_count(&open, "semi_open_file.R"), (0.0, 0.0));
+    let half = on_a("p7");
+    assert_eq!(chess_count(&half, "open_file.R"), (0.0, 0.0));
+    assert_eq!(chess_count(&half, "semi_open_file.R"), (1.0, 1.0));
+    let closed = "4k3/8/8/8/8/8/P7/R3K3 w - - 0 1";
+    assert_eq!(chess_count(closed, "open_file.R"), (0.0, 0.0));
+    assert_eq!(chess_count(closed, "semi_open_file.R"), (0.0, 0.0));
+}
+
+#[test]
+fn two_pieces_of_a_kind_count_as_a_pair() {
+    let pair = "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1";
+    assert_eq!(chess_count(pair, "pair.B"), (1.0, 1.0));
+    assert_eq!(chess_count("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", "pair.B"), (0.0, 0.0));
+    // Black's pair is counted against White's.
+    assert_eq!(chess_count("2b1kb2/8/8/8/8/8/8/2B1KB2 w - - 0 1", "pair.B"), (0.0, 0.0));
+    assert_eq!(chess_count("2b1kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", "pair.B"), (-1.0, -1.0));
+}
+
+#[test]
 fn a_square_weight_counts_on_its_square_and_its_mirror_from_each_sides_view() {
     // `squares.Nc3` is a White Knight on c3 or f3 and a Black one on c6 or f6.
     let definition = magus::variant::builtin::BUILTIN

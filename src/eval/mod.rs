@@ -292,6 +292,9 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
 
     // What each side's pawns attack, first: a piece's moves onto those squares are not safe.
     let holes = pos.holes();
+    let pawns = layout
+        .pawn
+        .map(|p| [pos.pieces(Color::White, p), pos.pieces(Color::Black, p)]);
     if let Some(pawn) = layout.pawn {
         for color in Color::BOTH {
             for sq in pos.pieces(color, pawn).squares() {
@@ -359,6 +362,12 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
                     sink.count(w, color, beyond as f32, beyond as f32);
                 }
             }
+            if let Some(pawns) = pawns
+                && !layout.slides(kind, color).is_empty()
+            {
+                let file = layout.dims.file(sq) as usize;
+                open_file(tables, color, file, k, pawns, sink);
+            }
             attacks_by_kind[c][k] |= attacks;
             let on_zone = (attacks & zones[them.index()]).count() as i32;
             attack_units[c] += on_zone * tables.attack_weight[k];
@@ -395,8 +404,15 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
         }
     }
 
+    pairs(pos, params, sink);
     if let Some(pawn) = layout.pawn {
         pawn_structure(pos, tables, pawn, sink);
+    }
+    let (hanging_w, safe_check_w) = (params.hanging, params.safe_check);
+    if S::TRACING || !hanging_w.is_zero() || !safe_check_w.is_zero() {
+        let attacked = attacked_by_each_side(pos, &attacks_by_kind);
+        hanging(pos, &attacked, hanging_w, sink);
+        safe_checks(pos, &attacks_by_kind, &attacked, safe_check_w, sink);
     }
     threats(pos, tables, &attacks_by_kind, sink);
     variant_terms::add(pos, tables, sink);
@@ -445,30 +461,31 @@ fn threats<B: Bitboard, S: Sink>(
             }
         }
     }
-    let w = tables.params.hanging;
-    if S::TRACING || !w.is_zero() {
-        hanging(pos, attacks_by_kind, w, sink);
-    }
+}
+
+/// Every square each side attacks, its King's included.
+fn attacked_by_each_side<B: Bitboard>(
+    pos: &Position<B>,
+    attacks_by_kind: &[[B; MAX_KINDS]; 2],
+) -> [B; 2] {
+    let layout = pos.layout();
+    Color::BOTH.map(|color| {
+        let by = &attacks_by_kind[color.index()];
+        by[..layout.kinds].iter().fold(
+            layout.capture_leaps(layout.king, color, pos.king(color)),
+            |all, &a| all | a,
+        )
+    })
 }
 
 /// An enemy piece (not a pawn, not the King) that we attack and they do not defend, even with
 /// their King, hangs.
-fn hanging<B: Bitboard, S: Sink>(
-    pos: &Position<B>,
-    attacks_by_kind: &[[B; MAX_KINDS]; 2],
-    w: W,
-    sink: &mut S,
-) {
+fn hanging<B: Bitboard, S: Sink>(pos: &Position<B>, attacked: &[B; 2], w: W, sink: &mut S) {
+    if !S::TRACING && w.is_zero() {
+        return;
+    }
     let layout = pos.layout();
     let king = layout.king;
-    let all = |color: Color| {
-        let by = &attacks_by_kind[color.index()];
-        by[..layout.kinds].iter().fold(
-            layout.capture_leaps(king, color, pos.king(color)),
-            |all, &a| all | a,
-        )
-    };
-    let attacked = [all(Color::White), all(Color::Black)];
     for color in Color::BOTH {
         let them = !color;
         let mut targets = pos.color_bb(them) & !pos.pieces(them, king);
@@ -516,6 +533,104 @@ fn pawn_structure<B: Bitboard, S: Sink>(
             if ahead.any() && !(setup.has(sq) && (ahead & !setup).is_empty()) {
                 let w = params.doubled_pawn;
                 sink.add(TermId::Pawns, color, w.mg, w.eg);
+                if S::TRACING {
+                    sink.count(w, color, 1.0, 1.0);
+                }
+            }
+        }
+    }
+}
+
+/// A kind of ours that can check the enemy King from a square that side does not guard (the
+/// King's own attacks included) threatens it, whether or not the check is played. One count
+/// per kind, however many such squares it has.
+fn safe_checks<B: Bitboard, S: Sink>(
+    pos: &Position<B>,
+    attacks_by_kind: &[[B; MAX_KINDS]; 2],
+    attacked: &[B; 2],
+    w: W,
+    sink: &mut S,
+) {
+    if !S::TRACING && w.is_zero() {
+        return;
+    }
+    let layout = pos.layout();
+    let blockers = pos.blockers();
+    let not_holes = !pos.holes();
+    for color in Color::BOTH {
+        let them = !color;
+        let king_sq = pos.king(them);
+        let unguarded = not_holes & !pos.color_bb(color) & !attacked[them.index()];
+        let mut count = 0;
+        for k in 0..layout.kinds {
+            let kind = Kind(k as u8);
+            if layout.is_pawn[k] || kind == layout.king || pos.pieces(color, kind).is_empty() {
+                continue;
+            }
+            // The squares a piece of this kind checks from are its attacks from the King's
+            // square with the King's colour: that side's moves are ours mirrored across the
+            // ranks, which for a piece the same to its left and right (every built-in one)
+            // are ours turned round.
+            let mut from = layout.capture_leaps(kind, them, king_sq);
+            for slide in layout.slides(kind, them) {
+                if slide.captures {
+                    from |= layout.ray_attacks(slide.ray, king_sq, blockers);
+                }
+            }
+            if (from & attacks_by_kind[color.index()][k] & unguarded).any() {
+                count += 1;
+            }
+        }
+        if count > 0 {
+            sink.add(TermId::KingSafety, color, count * w.mg, count * w.eg);
+            if S::TRACING {
+                sink.count(w, color, count as f32, count as f32);
+            }
+        }
+    }
+}
+
+/// A sliding piece on a file without pawns of its own side: more when no pawn at all stands
+/// there.
+fn open_file<B: Bitboard, S: Sink>(
+    tables: &EvalTables<B>,
+    color: Color,
+    file: usize,
+    k: usize,
+    pawns: [B; 2],
+    sink: &mut S,
+) {
+    let params = &tables.params;
+    let (open, semi) = (params.open_file[k], params.semi_open_file[k]);
+    if !S::TRACING && open.is_zero() && semi.is_zero() {
+        return;
+    }
+    let file = tables.files[file];
+    if (file & pawns[color.index()]).any() {
+        return;
+    }
+    let w = if (file & pawns[(!color).index()]).is_empty() {
+        open
+    } else {
+        semi
+    };
+    sink.add(TermId::Placement, color, w.mg, w.eg);
+    if S::TRACING {
+        sink.count(w, color, 1.0, 1.0);
+    }
+}
+
+/// Two pieces of a kind or more: the Bishop pair, and whatever a variant's fit finds for the
+/// other kinds.
+fn pairs<B: Bitboard, S: Sink>(pos: &Position<B>, params: &Params, sink: &mut S) {
+    let layout = pos.layout();
+    for (k, &w) in params.pair.iter().enumerate().take(layout.kinds) {
+        if !S::TRACING && w.is_zero() {
+            continue;
+        }
+        for color in Color::BOTH {
+            if pos.pieces(color, Kind(k as u8)).count() >= 2 {
+                sink.add(TermId::Material, color, w.mg, w.eg);
                 if S::TRACING {
                     sink.count(w, color, 1.0, 1.0);
                 }

@@ -61,6 +61,13 @@ pub struct Params {
     /// Per kind: per square its moves reach that is neither its own side's nor attacked by an
     /// enemy pawn, beyond half its empty-board reach.
     pub safe_mobility: Vec<W>,
+    /// Per kind: two of it or more (the Bishop pair).
+    pub pair: Vec<W>,
+    /// Per kind that slides: standing on a file with no pawn, with enemy pawns only.
+    pub open_file: Vec<W>,
+    pub semi_open_file: Vec<W>,
+    /// Per kind of ours that can check the enemy King from a square that side does not guard.
+    pub safe_check: W,
     /// Per unit of enemy attack on the King's zone (squared, then / 64); single.
     pub king_attack: W,
     /// Per own pawn in front of the King (its file and the two next to it, two ranks ahead).
@@ -133,6 +140,10 @@ impl Params {
             king_centre_distance: get("placement.king_centre_distance"),
             mobility: per_kind("mobility"),
             safe_mobility: per_kind("safe_mobility"),
+            pair: per_kind("pair"),
+            open_file: per_kind("open_file"),
+            semi_open_file: per_kind("semi_open_file"),
+            safe_check: get("king_safety.safe_check"),
             king_attack: get("king_safety.attack"),
             pawn_shield: get("king_safety.pawn_shield"),
             passed_pawn: get("pawns.passed"),

@@ -42,6 +42,8 @@ pub struct EvalTables<B: Bitboard> {
     passed: Vec<B>,
     front: Vec<B>,
     progress: Vec<i32>,
+    /// Per file: its squares.
+    pub files: Vec<B>,
     /// Per file: the files next to it.
     pub adjacent_files: Vec<B>,
     /// Every kind, in rising value.
@@ -230,6 +232,9 @@ impl<B: Bitboard> EvalTables<B> {
                 progress.push(((r - 1).max(0) * 100 / span).min(100));
             }
         }
+        let files = (0..dims.files as i32)
+            .map(|f| square_set(&|t| dims.file(t) as i32 == f))
+            .collect();
         let adjacent_files = (0..dims.files as i32)
             .map(|f| square_set(&|t| (dims.file(t) as i32 - f).abs() == 1))
             .collect();
@@ -258,6 +263,7 @@ impl<B: Bitboard> EvalTables<B> {
             passed,
             front,
             progress,
+            files,
             adjacent_files,
             kinds_by_value,
             setup_pawns,

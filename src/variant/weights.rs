@@ -241,12 +241,50 @@ impl Weights {
                 );
             }
         }
+        for p in &variant.pieces {
+            if p.role == Role::Ordinary {
+                pair(
+                    &mut w,
+                    format!("pair.{}", p.letter),
+                    [0, 0],
+                    TERM_RANGE,
+                    format!("two {}s or more", p.name),
+                );
+            }
+        }
+        if has_pawn {
+            for p in &variant.pieces {
+                if p.role == Role::Ordinary && slides(p) {
+                    pair(
+                        &mut w,
+                        format!("open_file.{}", p.letter),
+                        [0, 0],
+                        TERM_RANGE,
+                        format!("{} on a file with no pawn", p.name),
+                    );
+                    pair(
+                        &mut w,
+                        format!("semi_open_file.{}", p.letter),
+                        [0, 0],
+                        TERM_RANGE,
+                        format!("{} on a file with enemy pawns only", p.name),
+                    );
+                }
+            }
+        }
         single(
             &mut w,
             "king_safety.attack",
             6,
             (0, 1_000),
             "attack on the King's zone (units squared / 64)",
+        );
+        pair(
+            &mut w,
+            "king_safety.safe_check".into(),
+            [0, 0],
+            TERM_RANGE,
+            "kind of piece that can check the enemy King from a square it does not guard".into(),
         );
         if has_pawn {
             // Holes shelter a King better than pawns can on 7x7.
