@@ -392,10 +392,19 @@ fn a_slider_on_a_file_without_its_own_pawns_counts_open_or_half_open() {
 fn two_pieces_of_a_kind_count_as_a_pair() {
     let pair = "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1";
     assert_eq!(chess_count(pair, "pair.B"), (1.0, 1.0));
-    assert_eq!(chess_count("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", "pair.B"), (0.0, 0.0));
+    assert_eq!(
+        chess_count("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", "pair.B"),
+        (0.0, 0.0)
+    );
     // Black's pair is counted against White's.
-    assert_eq!(chess_count("2b1kb2/8/8/8/8/8/8/2B1KB2 w - - 0 1", "pair.B"), (0.0, 0.0));
-    assert_eq!(chess_count("2b1kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", "pair.B"), (-1.0, -1.0));
+    assert_eq!(
+        chess_count("2b1kb2/8/8/8/8/8/8/2B1KB2 w - - 0 1", "pair.B"),
+        (0.0, 0.0)
+    );
+    assert_eq!(
+        chess_count("2b1kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", "pair.B"),
+        (-1.0, -1.0)
+    );
 }
 
 #[test]
