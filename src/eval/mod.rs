@@ -562,7 +562,8 @@ fn safe_checks<B: Bitboard, S: Sink>(
         let king_sq = pos.king(them);
         let unguarded = not_holes & !pos.color_bb(color) & !attacked[them.index()];
         let mut count = 0;
-        for k in 0..layout.kinds {
+        let ours = &attacks_by_kind[color.index()][..layout.kinds];
+        for (k, &attacks) in ours.iter().enumerate() {
             let kind = Kind(k as u8);
             if layout.is_pawn[k] || kind == layout.king || pos.pieces(color, kind).is_empty() {
                 continue;
@@ -577,7 +578,7 @@ fn safe_checks<B: Bitboard, S: Sink>(
                     from |= layout.ray_attacks(slide.ray, king_sq, blockers);
                 }
             }
-            if (from & attacks_by_kind[color.index()][k] & unguarded).any() {
+            if (from & attacks & unguarded).any() {
                 count += 1;
             }
         }
