@@ -109,6 +109,15 @@ pub(crate) trait Sink {
     /// `color` has a part that no weight multiplies (a capped term at its cap).
     #[inline(always)]
     fn fixed(&mut self, _color: Color, _mg: f32, _eg: f32) {}
+
+    /// `color` has `times` the weight `w` in term `term`: the sum, and the count for a trace.
+    #[inline(always)]
+    fn add_times(&mut self, term: TermId, w: W, color: Color, times: i32) {
+        self.add(term, color, times * w.mg, times * w.eg);
+        if Self::TRACING {
+            self.count(w, color, times as f32, times as f32);
+        }
+    }
 }
 
 /// The largest King danger, in centipawns: past it the attack units count no more.
@@ -348,19 +357,13 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
             if !layout.slides(kind, color).is_empty() {
                 let beyond = reach - tables.half_reach[k];
                 let w = params.mobility[k];
-                sink.add(TermId::Mobility, color, beyond * w.mg, beyond * w.eg);
-                if S::TRACING {
-                    sink.count(w, color, beyond as f32, beyond as f32);
-                }
+                sink.add_times(TermId::Mobility, w, color, beyond);
             }
             let w = params.safe_mobility[k];
             if S::TRACING || !w.is_zero() {
                 let moves = layout.quiet_leaps(kind, color, sq) | capture_leaps | slid;
                 let beyond = (moves & safe_area).count() as i32 - tables.half_moves_reach[k];
-                sink.add(TermId::Mobility, color, beyond * w.mg, beyond * w.eg);
-                if S::TRACING {
-                    sink.count(w, color, beyond as f32, beyond as f32);
-                }
+                sink.add_times(TermId::Mobility, w, color, beyond);
             }
             if let Some(pawns) = pawns
                 && !layout.slides(kind, color).is_empty()
@@ -455,10 +458,7 @@ fn threats<B: Bitboard, S: Sink>(
             }
         }
         if count > 0 {
-            sink.add(TermId::Threats, color, count * w.mg, count * w.eg);
-            if S::TRACING {
-                sink.count(w, color, count as f32, count as f32);
-            }
+            sink.add_times(TermId::Threats, w, color, count);
         }
     }
 }
@@ -494,10 +494,7 @@ fn hanging<B: Bitboard, S: Sink>(pos: &Position<B>, attacked: &[B; 2], w: W, sin
         }
         let count = (targets & attacked[color.index()] & !attacked[them.index()]).count() as i32;
         if count > 0 {
-            sink.add(TermId::Threats, color, count * w.mg, count * w.eg);
-            if S::TRACING {
-                sink.count(w, color, count as f32, count as f32);
-            }
+            sink.add_times(TermId::Threats, w, color, count);
         }
     }
 }
@@ -521,10 +518,7 @@ fn pawn_structure<B: Bitboard, S: Sink>(
             }
             if (ours & tables.adjacent_files[file]).is_empty() {
                 let w = params.isolated_pawn;
-                sink.add(TermId::Pawns, color, w.mg, w.eg);
-                if S::TRACING {
-                    sink.count(w, color, 1.0, 1.0);
-                }
+                sink.add_times(TermId::Pawns, w, color, 1);
             }
             let ahead = ours & tables.front_span(color, sq);
             // A pawn still where the setup put it behind another (Magi's d2/d3 and g2/g3,
@@ -532,10 +526,7 @@ fn pawn_structure<B: Bitboard, S: Sink>(
             let setup = tables.setup_pawns[color.index()];
             if ahead.any() && !(setup.has(sq) && (ahead & !setup).is_empty()) {
                 let w = params.doubled_pawn;
-                sink.add(TermId::Pawns, color, w.mg, w.eg);
-                if S::TRACING {
-                    sink.count(w, color, 1.0, 1.0);
-                }
+                sink.add_times(TermId::Pawns, w, color, 1);
             }
         }
     }
@@ -583,10 +574,7 @@ fn safe_checks<B: Bitboard, S: Sink>(
             }
         }
         if count > 0 {
-            sink.add(TermId::KingSafety, color, count * w.mg, count * w.eg);
-            if S::TRACING {
-                sink.count(w, color, count as f32, count as f32);
-            }
+            sink.add_times(TermId::KingSafety, w, color, count);
         }
     }
 }
@@ -615,10 +603,7 @@ fn open_file<B: Bitboard, S: Sink>(
     } else {
         semi
     };
-    sink.add(TermId::Placement, color, w.mg, w.eg);
-    if S::TRACING {
-        sink.count(w, color, 1.0, 1.0);
-    }
+    sink.add_times(TermId::Placement, w, color, 1);
 }
 
 /// Two pieces of a kind or more: the Bishop pair, and whatever a variant's fit finds for the
@@ -631,10 +616,7 @@ fn pairs<B: Bitboard, S: Sink>(pos: &Position<B>, params: &Params, sink: &mut S)
         }
         for color in Color::BOTH {
             if pos.pieces(color, Kind(k as u8)).count() >= 2 {
-                sink.add(TermId::Material, color, w.mg, w.eg);
-                if S::TRACING {
-                    sink.count(w, color, 1.0, 1.0);
-                }
+                sink.add_times(TermId::Material, w, color, 1);
             }
         }
     }

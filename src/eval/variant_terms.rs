@@ -12,10 +12,7 @@ pub(super) fn add<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B
         let w = tables.params.unswapped;
         for color in Color::BOTH {
             let n = pos.pieces(color, Kind(rule.from)).count() as i32;
-            sink.add(TermId::Variant, color, n * w.mg, n * w.eg);
-            if S::TRACING {
-                sink.count(w, color, n as f32, n as f32);
-            }
+            sink.add_times(TermId::Variant, w, color, n);
         }
     }
     if let Some(rule) = &mechanics.rank_promotion {
