@@ -89,6 +89,8 @@ enum Command {
     Match(Box<magus::tournament::cli::MatchArgs>),
     /// Self-play for tuning: quiet positions with the search's score and the game's result.
     Datagen(Box<magus::tune::cli::DatagenArgs>),
+    /// Score a data file's positions again with another engine (UCI), for tuning.
+    Label(Box<magus::tune::cli::LabelArgs>),
     /// Fit a variant's evaluation weights to self-play games (Texel tuning).
     Tune(Box<magus::tune::cli::TuneArgs>),
     /// Play a game against the engine in the terminal, moves in SAN; the game is saved as PGN.
@@ -254,6 +256,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Datagen(args)) => magus::tune::cli::run_datagen(&args, &registry),
+        Some(Command::Label(args)) => magus::tune::cli::run_label(&args, &registry),
         Some(Command::Tune(args)) => magus::tune::cli::run_tune(&args, &registry),
         Some(Command::Replay { file }) => magus::tournament::cli::run_replay(&file, &registry),
         Some(Command::Gui { port, no_browser }) => magus::gui::run(

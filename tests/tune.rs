@@ -1244,3 +1244,215 @@ fn tune_reads_a_pgn_file_and_says_what_it_left_out() {
     assert!(err.contains("game 4: move 2. Ke3"), "{err}");
     assert!(params.exists());
 }
+
+/// Four games for `magus label`: White a Queen up with Black to move, Black a Queen up with
+/// White to move, a mate in one for White (a position no score is kept for), and a quiet start
+/// position. The scores they carry are placeholders the engine must replace.
+const LABEL_INPUT: &str = "#magus-data 1 variant=chess seed=3 nodes=100 random-plies=0 balance=none
+0 1-0 4k3/8/8/8/8/8/8/3QK3 b - - 0 1|e8f7:1 d1d5:1 f7e7 d5e5:1
+1 0-1 3qk3/8/8/8/8/8/8/4K3 w - - 0 1|e1e2:1 d8d4:1 e2e1 e8e7:1
+2 1-0 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1|a1a8:1
+3 1/2-1/2 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1|g1f3:1 g8f6:1
+";
+
+fn label_input(dir: &Path) -> PathBuf {
+    let input = dir.join("in.data");
+    std::fs::write(&input, LABEL_INPUT).unwrap();
+    input
+}
+
+/// Each ply's score as the file holds it.
+fn ply_scores(game: &GameRecord) -> Vec<Option<i32>> {
+    game.plies.iter().map(|p| p.score).collect()
+}
+
+#[test]
+fn label_scores_every_kept_position_with_the_engine_from_whites_view() {
+    let dir = temp_dir("label");
+    let input = label_input(&dir);
+    let output = dir.join("out.data");
+    let said = succeeds(&[
+        "label",
+        "--variant",
+        "chess",
+        "--engine",
+        "name=self",
+        "--depth",
+        "4",
+        "--concurrency",
+        "2",
+        input.to_str().unwrap(),
+        "-o",
+        output.to_str().unwrap(),
+    ]);
+    assert!(
+        said.contains("4 games, 7 of 8 positions scored by self (depth 4)"),
+        "{said}"
+    );
+    let before = data::read(&input).unwrap();
+    let after = data::read(&output).unwrap();
+    assert_eq!(after.header, before.header);
+    assert!(read(&output).lines().nth(1).unwrap() == "# scores: self (depth 4)");
+    assert_eq!(after.games.len(), 4);
+    for (a, b) in after.games.iter().zip(&before.games) {
+        // The games themselves are untouched: moves, results, where positions were kept.
+        assert_eq!((a.index, a.result, &a.start), (b.index, b.result, &b.start));
+        let wires = |g: &GameRecord| g.plies.iter().map(|p| p.wire.clone()).collect::<Vec<_>>();
+        assert_eq!(wires(a), wires(b));
+    }
+    let queen_up = |s: &Option<i32>| s.is_some_and(|s| s > 600);
+    let queen_down = |s: &Option<i32>| s.is_some_and(|s| s < -600);
+    let white_ahead = ply_scores(&after.games[0]);
+    assert!(
+        queen_up(&white_ahead[0]) && queen_up(&white_ahead[1]) && white_ahead[2].is_none(),
+        "White a Queen up, either side to move: {white_ahead:?}"
+    );
+    assert!(queen_up(&white_ahead[3]), "{white_ahead:?}");
+    let black_ahead = ply_scores(&after.games[1]);
+    assert!(
+        queen_down(&black_ahead[0]) && queen_down(&black_ahead[1]) && black_ahead[2].is_none(),
+        "Black a Queen up, either side to move: {black_ahead:?}"
+    );
+    assert_eq!(
+        ply_scores(&after.games[2]),
+        vec![None],
+        "a mate is not a score"
+    );
+    let start = ply_scores(&after.games[3]);
+    assert!(
+        start.iter().all(|s| s.is_some_and(|s| s.abs() < 150)),
+        "the start position is about level: {start:?}"
+    );
+}
+
+#[test]
+fn label_goes_on_past_an_engine_that_crashes_and_says_so() {
+    let python = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !python {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "python3 is needed for the fake engine"
+        );
+        eprintln!("skipped: python3 is not installed");
+        return;
+    }
+    let dir = temp_dir("label-crash");
+    let input = label_input(&dir);
+    let output = dir.join("out.data");
+    // Every start of the engine answers one position and dies at its second `go`.
+    let engine = format!(
+        "name=faulty,cmd=python3 {} crash 2 {}",
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fake_engines/faulty_uci.py")
+            .display(),
+        env!("CARGO_BIN_EXE_magus")
+    );
+    let said = succeeds(&[
+        "label",
+        "--variant",
+        "chess",
+        "--engine",
+        &engine,
+        "--depth",
+        "2",
+        "--concurrency",
+        "1",
+        input.to_str().unwrap(),
+        "-o",
+        output.to_str().unwrap(),
+    ]);
+    assert!(said.contains("4 games, 2 of 8 positions scored"), "{said}");
+    assert!(
+        said.contains(
+            "3 games lost their remaining positions to an engine fault; the first: game 0: move 2"
+        ),
+        "{said}"
+    );
+    let after = data::read(&output).unwrap();
+    let scored: Vec<usize> = after.games.iter().map(GameRecord::kept).collect();
+    // The mate in one is answered without a score; its engine lives on to die at game 3's
+    // first position.
+    assert_eq!(scored, vec![1, 1, 0, 0]);
+}
+
+#[test]
+fn label_refuses_bad_input_with_a_message() {
+    let dir = temp_dir("label-bad");
+    let input = label_input(&dir);
+    let out = dir.join("out.data");
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &[
+                "--variant",
+                "chess",
+                "--engine",
+                "name=self",
+                "--depth",
+                "0",
+            ],
+            "--depth: 0",
+        ),
+        (
+            &[
+                "--variant",
+                "chess",
+                "--engine",
+                "name=self",
+                "--nodes",
+                "0",
+            ],
+            "--nodes",
+        ),
+        (
+            &[
+                "--variant",
+                "chess",
+                "--engine",
+                "name=x,proto=xboard",
+                "--depth",
+                "2",
+            ],
+            "only a UCI engine",
+        ),
+        (
+            &["--variant", "magi", "--engine", "name=self", "--depth", "2"],
+            "not 'magi'",
+        ),
+        (
+            &[
+                "--variant",
+                "chess",
+                "--engine",
+                "name=x,cmd=/nonexistent/engine",
+                "--depth",
+                "2",
+            ],
+            "/nonexistent/engine",
+        ),
+    ];
+    for (args, expected) in cases {
+        let mut all = vec!["label"];
+        all.extend_from_slice(args);
+        all.extend([input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        let o = magus(&all);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{all:?} was accepted");
+        assert!(err.contains(expected), "{all:?}: {err}");
+        assert!(!err.contains("panicked"), "{all:?}: {err}");
+    }
+}
+
+#[test]
+fn a_frozen_key_holds_itself_and_the_keys_under_it_and_no_longer_key() {
+    use magus::tune::cli::is_under;
+    assert!(is_under("material.P", "material"));
+    assert!(is_under("material.P", "material.P"));
+    assert!(is_under("pawns.passed", "pawns.passed"));
+    assert!(!is_under("pawns.passed_blocked", "pawns.passed"));
+    assert!(!is_under("safe_mobility.N", "mobility"));
+    assert!(!is_under("material.P", "material.PQ"));
+    assert!(!is_under("materials.P", "material"));
+}

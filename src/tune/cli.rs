@@ -1,4 +1,4 @@
-//! `magus datagen` and `magus tune`: their arguments and what they print.
+//! `magus datagen`, `magus label` and `magus tune`: their arguments and what they print.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use super::datagen::{self, Settings};
 use super::fit::{self, Options, Slots};
+use super::label;
 use super::load::load;
 use super::progress::format_duration;
 use crate::variant::weights::{Shape, Weights, is_square_key, replace_section};
@@ -47,6 +48,40 @@ pub struct DatagenArgs {
     pub output: PathBuf,
 }
 
+/// Scores the positions of a data file again with another engine (docs/tuning.md, "Scores
+/// from another engine"): each position that has a score gets the engine's, searched to a
+/// depth or a number of nodes; games, moves and results stay. Mates and positions the engine
+/// could not score lose their score.
+#[derive(clap::Args, Debug, Clone)]
+pub struct LabelArgs {
+    /// The variant (see `magus variants`).
+    #[arg(long)]
+    pub variant: String,
+    /// The engine, as `magus match` takes it: `name=sf,cmd=/usr/games/stockfish,option.Hash=16`.
+    /// UCI only (an XBoard engine plays its own moves on its own board).
+    #[arg(long)]
+    pub engine: String,
+    /// Search each position to this depth.
+    #[arg(long, conflicts_with = "nodes", required_unless_present = "nodes")]
+    pub depth: Option<u32>,
+    /// Search each position this many nodes.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Engines running at once (default: every core).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// The longest wait for one position's score, in seconds.
+    #[arg(long, default_value_t = 60.0)]
+    pub move_timeout: f64,
+    /// A data file written by `magus datagen`, or a PGN file of the variant's games whose move
+    /// comments begin with a score (`magus match --pgnout`): its quiet positions are scored.
+    #[arg(value_name = "FILE")]
+    pub input: PathBuf,
+    /// Where to write the data file with the engine's scores.
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
 /// Fits every weight of a variant's evaluation to the results of the games in data files
 /// (Texel tuning, docs/tuning.md), and writes them as an [eval] section.
 #[derive(clap::Args, Debug, Clone)]
@@ -81,8 +116,8 @@ pub struct TuneArgs {
     /// The sigmoid's scale K (default: fitted to the data with the starting weights).
     #[arg(long)]
     pub scale: Option<f64>,
-    /// Keep the weights whose key starts with this where they are (repeatable): `material`,
-    /// `material.P`, `drops`.
+    /// Keep the weights with this key, or under it, where they are (repeatable): `material`
+    /// (every `material.X`), `material.P`, `pawns.passed` (not `pawns.passed_blocked`).
     #[arg(long, value_name = "KEY")]
     pub freeze: Vec<String>,
     /// Trace the positions again with the fitted weights and fit again, this many times in
@@ -162,6 +197,115 @@ pub fn run_datagen(args: &DatagenArgs, registry: &Registry) -> Result<(), String
         );
     }
     Ok(())
+}
+
+pub fn run_label(args: &LabelArgs, registry: &Registry) -> Result<(), String> {
+    use crate::tournament::clock::Limit;
+    use crate::tournament::engine::{EngineSpec, Protocol};
+    use crate::tournament::interrupt::{StopFlag, install_handler};
+    let variant = find(registry, &args.variant)?;
+    let limit = match (args.depth, args.nodes) {
+        (Some(d), _) if (1..=127).contains(&d) => Limit::Depth(d),
+        (Some(d), _) => return Err(format!("--depth: {d} is not from 1 to 127")),
+        (None, Some(n)) if n > 0 => Limit::Nodes(n),
+        _ => return Err("--nodes: give at least 1".into()),
+    };
+    if !(args.move_timeout.is_finite() && args.move_timeout > 0.0 && args.move_timeout < 1e7) {
+        return Err("--move-timeout: give a positive number of seconds".into());
+    }
+    let self_exe = std::env::current_exe().map_err(|e| format!("cannot find magus itself: {e}"))?;
+    let engine = EngineSpec::parse(&args.engine, &self_exe)
+        .map_err(|e| format!("--engine '{}': {e}", args.engine))?;
+    if engine.proto != Protocol::Uci {
+        return Err(format!(
+            "--engine '{}': only a UCI engine can score positions it did not play",
+            args.engine
+        ));
+    }
+    let input = read_games(&args.input, variant)?;
+    if input.header.variant != variant.name {
+        return Err(format!(
+            "{}: its games are of variant '{}', not '{}'",
+            args.input.display(),
+            input.header.variant,
+            variant.name
+        ));
+    }
+    let settings = label::Settings {
+        variant,
+        engine,
+        limit,
+        workers: args.concurrency.unwrap_or_else(cores).max(1),
+        move_timeout: std::time::Duration::from_secs_f64(args.move_timeout),
+        handshake: std::time::Duration::from_secs(10),
+    };
+    let stop = StopFlag::default();
+    // Without the handler Ctrl-C still ends the run, only less tidily.
+    let _ = install_handler(stop.clone());
+    let started = Instant::now();
+    let summary = label::run(
+        &settings,
+        &input,
+        &args.output,
+        &stop,
+        std::io::stderr().is_terminal(),
+    )?;
+    println!(
+        "{}: {} games, {} of {} positions scored by {} ({}), in {}{}",
+        args.output.display(),
+        summary.games,
+        summary.scored,
+        summary.positions,
+        settings.engine.name,
+        limit.describe(),
+        format_duration(started.elapsed().as_secs_f64()),
+        if stop.is_raised() {
+            " (interrupted)"
+        } else {
+            ""
+        }
+    );
+    if let Some(first) = &summary.first_fault {
+        println!(
+            "{} games lost their remaining positions to an engine fault; the first: {first}",
+            summary.faults
+        );
+    }
+    Ok(())
+}
+
+/// A data file, or the games of a PGN file as one (`pgn_data`) under a header that says they
+/// were not self-play (seed, nodes and random plies 0).
+fn read_games(path: &Path, variant: &'static Variant) -> Result<super::data::DataFile, String> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+    if !text.trim_start().starts_with('[') {
+        return super::data::read(path);
+    }
+    let (games, left_out) =
+        super::pgn_data::games_from_pgn(&text, variant).map_err(|e| format!("{shown}: {e}"))?;
+    if left_out.total() > 0 {
+        eprintln!(
+            "{shown}: {} games left out ({} of another variant, {} without a result that is \
+             the position's, {} with a move that could not be played)",
+            left_out.total(),
+            left_out.other_variant,
+            left_out.no_result,
+            left_out.unplayable.len()
+        );
+    }
+    Ok(super::data::DataFile {
+        header: super::data::Header {
+            variant: variant.name.clone(),
+            seed: 0,
+            nodes: 0,
+            random_plies: 0,
+            balance: None,
+        },
+        games,
+        complete_len: text.len() as u64,
+        cut_short: false,
+    })
 }
 
 /// A copy of `variant` with other weights, for the run (variants live for the whole run).
@@ -255,13 +399,9 @@ pub fn run_tune(args: &TuneArgs, registry: &Registry) -> Result<(), String> {
         return Err("--scale: give a positive number".into());
     }
     for prefix in &args.freeze {
-        if !start
-            .list
-            .iter()
-            .any(|w| w.key.starts_with(prefix.as_str()))
-        {
+        if !start.list.iter().any(|w| is_under(&w.key, prefix)) {
             return Err(format!(
-                "--freeze: no weight of {} has a key starting with '{prefix}'",
+                "--freeze: no weight of {} has the key '{prefix}' or one under it",
                 base.name
             ));
         }
@@ -274,6 +414,13 @@ pub fn run_tune(args: &TuneArgs, registry: &Registry) -> Result<(), String> {
     pool.install(|| tune(args, base, start, threads))
 }
 
+/// Whether a weight's key is `prefix` or lies under it (`material.P` under `material`), so
+/// that `pawns.passed` names that weight and not `pawns.passed_blocked`.
+pub fn is_under(key: &str, prefix: &str) -> bool {
+    key.strip_prefix(prefix)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+}
+
 fn tune(
     args: &TuneArgs,
     base: &'static Variant,
@@ -284,7 +431,7 @@ fn tune(
     let slots = Slots::new(&start);
     let mut frozen = vec![false; slots.len()];
     for (w, &(m, e)) in start.list.iter().zip(&slots.of) {
-        if args.freeze.iter().any(|p| w.key.starts_with(p.as_str())) {
+        if args.freeze.iter().any(|p| is_under(&w.key, p)) {
             frozen[m as usize] = true;
             frozen[e as usize] = true;
         }
