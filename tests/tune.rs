@@ -1286,7 +1286,7 @@ fn label_scores_every_kept_position_with_the_engine_from_whites_view() {
         output.to_str().unwrap(),
     ]);
     assert!(
-        said.contains("4 games, 7 of 8 positions scored by self (depth 4)"),
+        said.contains("4 games, 8 of 9 positions scored by self (depth 4)"),
         "{said}"
     );
     let before = data::read(&input).unwrap();
@@ -1364,7 +1364,7 @@ fn label_goes_on_past_an_engine_that_crashes_and_says_so() {
         "-o",
         output.to_str().unwrap(),
     ]);
-    assert!(said.contains("4 games, 2 of 8 positions scored"), "{said}");
+    assert!(said.contains("4 games, 2 of 9 positions scored"), "{said}");
     assert!(
         said.contains(
             "3 games lost their remaining positions to an engine fault; the first: game 0: move 2"
