@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use magus::pgn;
 
+mod common;
+
 const MAGUS: &str = env!("CARGO_BIN_EXE_magus");
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -26,23 +28,6 @@ fn fake(script: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fake_engines")
         .join(script)
-}
-
-/// The fake engines are Python scripts: without python3 a test that needs one is skipped,
-/// except under CI, where that is a failure.
-fn python_present() -> bool {
-    let found = Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "python3 is needed for the fake engines"
-        );
-        eprintln!("skipped: python3 is not installed");
-    }
-    found
 }
 
 fn engine(name: &str) -> String {
@@ -524,7 +509,7 @@ fn all_ended(pids: &[u32]) -> bool {
 /// gone, and the status is 130.
 #[test]
 fn ctrl_c_stops_the_games_and_keeps_the_finished_ones() {
-    if !python_present() {
+    if !common::python_present() {
         return;
     }
     let dir = temp_dir("ctrl-c");
@@ -589,7 +574,7 @@ fn ctrl_c_stops_the_games_and_keeps_the_finished_ones() {
 /// a second one ends magus at once, with status 130, before any table, and kills the engines.
 #[test]
 fn a_second_ctrl_c_exits_at_once() {
-    if !python_present() {
+    if !common::python_present() {
         return;
     }
     let dir = temp_dir("ctrl-c-twice");

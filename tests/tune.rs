@@ -18,6 +18,8 @@ use magus::with_position;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
+mod common;
+
 fn variant(name: &str) -> &'static Variant {
     Registry::builtin()
         .get(name)
@@ -1327,16 +1329,7 @@ fn label_scores_every_kept_position_with_the_engine_from_whites_view() {
 
 #[test]
 fn label_goes_on_past_an_engine_that_crashes_and_says_so() {
-    let python = Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !python {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "python3 is needed for the fake engine"
-        );
-        eprintln!("skipped: python3 is not installed");
+    if !common::python_present() {
         return;
     }
     let dir = temp_dir("label-crash");

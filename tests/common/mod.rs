@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use std::process::Command;
 use std::sync::OnceLock;
 
 use magus::game::AnyPosition;
@@ -297,4 +298,21 @@ impl<S: LineSession> Transcript<S> {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
     }
+}
+
+/// Whether python3 runs (the fake engines are Python scripts): without it a test that needs
+/// one is skipped, saying so, except under CI, where that is a failure.
+pub fn python_present() -> bool {
+    let found = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "python3 is needed for the fake engines"
+        );
+        eprintln!("skipped: python3 is not installed");
+    }
+    found
 }
