@@ -284,15 +284,8 @@ fn read_games(path: &Path, variant: &'static Variant) -> Result<super::data::Dat
     }
     let (games, left_out) =
         super::pgn_data::games_from_pgn(&text, variant).map_err(|e| format!("{shown}: {e}"))?;
-    if left_out.total() > 0 {
-        eprintln!(
-            "{shown}: {} games left out ({} of another variant, {} without a result that is \
-             the position's, {} with a move that could not be played)",
-            left_out.total(),
-            left_out.other_variant,
-            left_out.no_result,
-            left_out.unplayable.len()
-        );
+    if let Some(said) = left_out.describe() {
+        eprintln!("{shown}: {said}");
     }
     Ok(super::data::DataFile {
         header: super::data::Header {

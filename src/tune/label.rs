@@ -1,13 +1,14 @@
 //! Scores a data file's positions again with another engine: every game is replayed, and the
-//! position before each scored move is given to the engine (UCI or XBoard, as `magus match`
-//! starts it) with a depth or node limit; its score replaces the one the file had. The games,
+//! position before each scored move is given to the engine (a UCI engine, started as
+//! `magus match` starts one) with a depth or node limit; its score replaces the one the file had. The games,
 //! their moves and results stay as they were, so `magus tune --lambda` can blend the results
 //! with the other engine's judgement of the same positions.
 //!
 //! A position the engine scores as a mate, or cannot score (it stops answering, crashes or
 //! rejects the moves), keeps no score and is no longer data; after a fault the engine is
 //! started again for the next game. Games are written in order, each once it and all before it
-//! are done, so an interrupted run leaves a file that reads (`data::read`) up to its last line.
+//! are done; a game cut short by Ctrl-C is not written, so an interrupted run leaves a file of
+//! whole games that reads (`data::read`) to its last line.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -112,6 +113,10 @@ pub fn run(
                     };
                     let (labelled, healthy) = label_game(running, settings, &games[index]);
                     engine = healthy;
+                    // Interrupted, the game lost its scores to the stop, not to the engine.
+                    if stop.is_raised() {
+                        break;
+                    }
                     if send.send(Ok((index, labelled))).is_err() {
                         break;
                     }

@@ -39,19 +39,8 @@ pub fn load(
         let games = if text.trim_start().starts_with('[') {
             let (games, left_out) =
                 games_from_pgn(&text, variant).map_err(|e| format!("{shown}: {e}"))?;
-            if left_out.total() > 0 {
-                let mut said = format!(
-                    "{shown}: {} games left out ({} of another variant, {} without a result \
-                     that is the position's, {} with a move that could not be played)",
-                    left_out.total(),
-                    left_out.other_variant,
-                    left_out.no_result,
-                    left_out.unplayable.len()
-                );
-                if let Some(first) = left_out.unplayable.first() {
-                    said += &format!("; the first: {first}");
-                }
-                loaded.pgn_left_out.push(said);
+            if let Some(said) = left_out.describe() {
+                loaded.pgn_left_out.push(format!("{shown}: {said}"));
             }
             games
                 .into_iter()

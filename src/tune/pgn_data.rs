@@ -43,6 +43,25 @@ impl LeftOut {
     pub fn total(&self) -> usize {
         self.other_variant + self.no_result + self.unplayable.len()
     }
+
+    /// What was left out, in words, or `None` when nothing was.
+    pub fn describe(&self) -> Option<String> {
+        if self.total() == 0 {
+            return None;
+        }
+        let mut said = format!(
+            "{} games left out ({} of another variant, {} without a result that is the \
+             position's, {} with a move that could not be played)",
+            self.total(),
+            self.other_variant,
+            self.no_result,
+            self.unplayable.len()
+        );
+        if let Some(first) = self.unplayable.first() {
+            said += &format!("; the first: {first}");
+        }
+        Some(said)
+    }
 }
 
 /// The games of a PGN text of `variant` as data games, numbered from 0.
