@@ -1,6 +1,8 @@
 //! Magician's Deathmatch and its legacy rules (RULES.md §1). Every expected list below is
 //! derived by hand in the comment above it.
 
+mod common;
+
 use magus::board::Color;
 use magus::game::AnyPosition;
 use magus::game::outcome::{Outcome, Reason, outcome};
@@ -363,34 +365,11 @@ fn deathmatch_san_sec_1_8() {
 
 /// A FEN of an 8x8 board holding `pieces` (square, letter), `side` to move, nothing else.
 fn board_with(pieces: &[(String, char)], side: char) -> String {
-    let mut cells = [['.'; 8]; 8];
-    for (square, letter) in pieces {
-        let b = square.as_bytes();
-        cells[(b[1] - b'1') as usize][(b[0] - b'a') as usize] = *letter;
-    }
-    let rows: Vec<String> = (0..8)
-        .rev()
-        .map(|r| {
-            let mut row = String::new();
-            let mut empty = 0;
-            for c in cells[r] {
-                if c == '.' {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    row += &empty.to_string();
-                    empty = 0;
-                }
-                row.push(c);
-            }
-            if empty > 0 {
-                row += &empty.to_string();
-            }
-            row
-        })
+    let placed: Vec<String> = pieces
+        .iter()
+        .map(|(sq, letter)| format!("{letter}{sq}"))
         .collect();
-    format!("{} {side} - - 0 1", rows.join("/"))
+    format!("{} {side} - - 0 1", common::place(8, 8, &placed.join(" ")))
 }
 
 /// Pins the rank limit of §1.5 for one side: its M, H and T teleport (to an empty square or

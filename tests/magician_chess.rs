@@ -6,6 +6,8 @@
 //! Beyond the hand-made lists, a second, naive model of the rules (`magician_reference`)
 //! is compared with the engine move by move along whole trees and random games.
 
+/// The FEN row writer the reference models share.
+mod common;
 mod magician_reference;
 
 use std::collections::BTreeMap;

@@ -30,6 +30,8 @@ use magus::game::{AnyPosition, Game};
 use magus::variant::{EnPassant, Role, Variant};
 use magus::with_position;
 
+/// The FEN row writer the reference models share.
+mod common;
 /// Chess, Magi, Deathmatch and legacy Deathmatch.
 #[allow(dead_code)]
 mod generic_reference;

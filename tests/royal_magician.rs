@@ -10,6 +10,8 @@
 //! minutes) run in CI's longer job, `.ci/long-tests`; the cheaper tests beside them reach the
 //! same drops from nearer positions and run every time.
 
+/// The FEN row writer the reference models share.
+mod common;
 /// Shared with random_play, which also reads the FEN fields this file does not.
 #[path = "royal_magician/reference.rs"]
 #[allow(dead_code)]

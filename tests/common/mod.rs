@@ -80,31 +80,31 @@ pub fn place(files: u8, ranks: u8, pieces: &str) -> String {
         assert!(grid[rank - 1][file].is_none(), "{token}: square used twice");
         grid[rank - 1][file] = Some(letter);
     }
-    let rows: Vec<String> = grid
-        .iter()
-        .rev()
-        .map(|row| {
-            let mut out = String::new();
-            let mut empty = 0;
-            for cell in row {
-                match cell {
-                    None => empty += 1,
-                    Some(c) => {
-                        if empty > 0 {
-                            out += &empty.to_string();
-                            empty = 0;
-                        }
-                        out.push(*c);
-                    }
-                }
-            }
-            if empty > 0 {
-                out += &empty.to_string();
-            }
-            out
-        })
-        .collect();
+    let rows: Vec<String> = grid.into_iter().rev().map(fen_row).collect();
     rows.join("/")
+}
+
+/// One rank of a FEN board field, from its first file: `None` is an empty square, and a run
+/// of empty squares is written as its length.
+pub fn fen_row(cells: impl IntoIterator<Item = Option<char>>) -> String {
+    let mut row = String::new();
+    let mut empty = 0;
+    for cell in cells {
+        match cell {
+            None => empty += 1,
+            Some(c) => {
+                if empty > 0 {
+                    row += &empty.to_string();
+                    empty = 0;
+                }
+                row.push(c);
+            }
+        }
+    }
+    if empty > 0 {
+        row += &empty.to_string();
+    }
+    row
 }
 
 /// The legal moves of the piece on `square` (wire moves starting with it), sorted.
@@ -315,4 +315,117 @@ pub fn python_present() -> bool {
         eprintln!("skipped: python3 is not installed");
     }
     found
+}
+
+/// Leaf count of the legal move tree `depth` plies deep, for a naive model of the rules
+/// whose `legal_moves` gives each move with the position after it.
+pub fn model_perft<M>(model: &M, depth: u32, legal_moves: &impl Fn(&M) -> Vec<(String, M)>) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = legal_moves(model);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|(_, next)| model_perft(next, depth - 1, legal_moves))
+        .sum()
+}
+
+/// The FEN's castling field from the rights K, Q, k, q (in that order): `-` for none.
+pub fn castling_field(rights: [bool; 4]) -> String {
+    let letters: String = ['K', 'Q', 'k', 'q']
+        .iter()
+        .zip(rights)
+        .filter_map(|(&c, kept)| kept.then_some(c))
+        .collect();
+    if letters.is_empty() {
+        "-".to_string()
+    } else {
+        letters
+    }
+}
+
+/// Steps on a board as (file, rank) offsets, for the tests' naive models of the rules.
+pub mod steps {
+    pub const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+    pub const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+    pub const DABBABA: [(i32, i32); 4] = [(2, 0), (-2, 0), (0, 2), (0, -2)];
+    pub const ALFIL: [(i32, i32); 4] = [(2, 2), (2, -2), (-2, 2), (-2, -2)];
+    pub const KING: [(i32, i32); 8] = join(ORTHOGONAL, DIAGONAL);
+    pub const KNIGHT: [(i32, i32); 8] = join(
+        [(1, 2), (2, 1), (2, -1), (1, -2)],
+        [(-1, -2), (-2, -1), (-2, 1), (-1, 2)],
+    );
+
+    /// Both sets of four, in order.
+    pub const fn join(a: [(i32, i32); 4], b: [(i32, i32); 4]) -> [(i32, i32); 8] {
+        let mut all = [(0, 0); 8];
+        let mut i = 0;
+        while i < 4 {
+            all[i] = a[i];
+            all[i + 4] = b[i];
+            i += 1;
+        }
+        all
+    }
+}
+
+/// Waits for `child` to end; kills it and fails the test if it runs `seconds` longer.
+pub fn wait(child: &mut std::process::Child, seconds: u64) -> std::process::ExitStatus {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if std::time::Instant::now() > until {
+            let _ = child.kill();
+            panic!("magus did not end within {seconds} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Runs `command` as `command | head -n LINES` would: reads `lines` lines, closes the pipe,
+/// and checks that the command ended quietly, as a Unix tool does, by SIGPIPE (no panic, no
+/// message). Returns the lines read.
+pub fn lines_then_closed_pipe(command: &mut Command, lines: usize) -> Vec<String> {
+    use std::io::{BufRead, Read};
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = command
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut read = Vec::new();
+    for _ in 0..lines {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        assert!(!line.is_empty(), "{command:?}: no output");
+        read.push(line);
+    }
+    // The reader is gone now.
+    drop(reader);
+    let status = wait(&mut child, 60);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(
+        status.signal(),
+        Some(libc::SIGPIPE),
+        "{command:?}: {status:?}: {err}"
+    );
+    assert!(!err.contains("panicked"), "{command:?}: {err}");
+    assert!(
+        err.trim().is_empty(),
+        "{command:?}: nothing on standard error: {err}"
+    );
+    read
 }

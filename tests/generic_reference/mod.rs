@@ -147,31 +147,10 @@ impl Board {
     pub fn to_fen(&self) -> String {
         let mut rows = Vec::new();
         for r in (0..self.ranks()).rev() {
-            let mut row = String::new();
-            let mut empty = 0;
-            for f in 0..self.files() {
-                let c = self.at((f, r));
-                if c == EMPTY {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    row += &empty.to_string();
-                    empty = 0;
-                }
-                row.push(c);
-            }
-            if empty > 0 {
-                row += &empty.to_string();
-            }
-            rows.push(row);
+            let cells = (0..self.files()).map(|f| Some(self.at((f, r))).filter(|&c| c != EMPTY));
+            rows.push(crate::common::fen_row(cells));
         }
-        let rights: String = ['K', 'Q', 'k', 'q']
-            .iter()
-            .zip(self.castling)
-            .filter(|&(_, on)| on)
-            .map(|(&c, _)| c)
-            .collect();
+        let rights = crate::common::castling_field(self.castling);
         let list = |squares: &[Sq]| {
             if squares.is_empty() {
                 "-".to_string()
@@ -187,7 +166,7 @@ impl Board {
             "{} {} {} {} {} {}",
             rows.join("/"),
             if self.white_to_move { "w" } else { "b" },
-            if rights.is_empty() { "-" } else { &rights },
+            rights,
             list(&self.ep_targets),
             self.halfmove,
             self.fullmove
@@ -800,13 +779,6 @@ impl Plan {
 impl Board {
     /// Leaf count of the legal move tree `depth` plies deep.
     pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let moves = self.legal_moves();
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves.iter().map(|(_, next)| next.perft(depth - 1)).sum()
+        crate::common::model_perft(self, depth, &Self::legal_moves)
     }
 }

@@ -8,6 +8,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::common::steps::{ALFIL, DABBABA, DIAGONAL, KING, KNIGHT, ORTHOGONAL, join};
+
 const FILES: i32 = 7;
 const RANKS: i32 = 7;
 
@@ -29,39 +31,8 @@ pub struct Board {
     fullmove: u32,
 }
 
-const KNIGHT: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const DIAGONAL_HOPS: [(i32, i32); 4] = [(2, 2), (2, -2), (-2, 2), (-2, -2)];
-const AROUND: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
 /// Where a caster reaches a hole: ferz and dabbaba steps.
-const SPELL_RANGE: [(i32, i32); 8] = [
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-    (2, 0),
-    (-2, 0),
-    (0, 2),
-    (0, -2),
-];
+const SPELL_RANGE: [(i32, i32); 8] = join(DIAGONAL, DABBABA);
 
 fn on_board(f: i32, r: i32) -> bool {
     (0..FILES).contains(&f) && (0..RANKS).contains(&r)
@@ -120,39 +91,19 @@ impl Board {
     pub fn to_fen(&self) -> String {
         let mut rows = Vec::new();
         for r in (0..RANKS).rev() {
-            let mut row = String::new();
-            let mut empty = 0;
-            for f in 0..FILES {
-                let c = match self.at(f, r) {
-                    Cell::Empty => {
-                        empty += 1;
-                        continue;
-                    }
-                    Cell::Hole => '*',
-                    Cell::Piece(p) => p,
-                };
-                if empty > 0 {
-                    row += &empty.to_string();
-                    empty = 0;
-                }
-                row.push(c);
-            }
-            if empty > 0 {
-                row += &empty.to_string();
-            }
-            rows.push(row);
+            let cells = (0..FILES).map(|f| match self.at(f, r) {
+                Cell::Empty => None,
+                Cell::Hole => Some('*'),
+                Cell::Piece(p) => Some(p),
+            });
+            rows.push(crate::common::fen_row(cells));
         }
-        let rights: String = ['K', 'Q', 'k', 'q']
-            .iter()
-            .zip(self.rights)
-            .filter(|&(_, on)| on)
-            .map(|(&c, _)| c)
-            .collect();
+        let rights = crate::common::castling_field(self.rights);
         format!(
             "{} {} {} {} {} {}",
             rows.join("/"),
             if self.white_to_move { "w" } else { "b" },
-            if rights.is_empty() { "-" } else { &rights },
+            rights,
             self.ep.map_or("-".to_string(), |(f, r)| name(f, r)),
             self.halfmove,
             self.fullmove
@@ -207,7 +158,7 @@ impl Board {
                 return true;
             }
         }
-        for (df, dr) in AROUND {
+        for (df, dr) in KING {
             if theirs(f + df, r + dr, &|c| c.eq_ignore_ascii_case(&'K')) {
                 return true;
             }
@@ -270,7 +221,7 @@ impl Board {
                     continue;
                 }
                 if upper == 'K' {
-                    for (df, dr) in AROUND {
+                    for (df, dr) in KING {
                         let (x, y) = (f + df, r + dr);
                         if on_board(x, y) && (self.empty(x, y) || self.enemy(x, y, white)) {
                             to_squares.push((x, y));
@@ -301,7 +252,7 @@ impl Board {
                 if magician_part(c) {
                     // The Magician's own moves never capture; the Rook part of S already
                     // has the orthogonal step.
-                    let mut quiet: Vec<(i32, i32)> = DIAGONAL_HOPS.to_vec();
+                    let mut quiet: Vec<(i32, i32)> = ALFIL.to_vec();
                     if upper != 'S' {
                         quiet.extend(ORTHOGONAL);
                     }

@@ -6,6 +6,8 @@
 //! which of B/N went first; a carrier fires when its move reaches a relative rank beyond the
 //! highest it has ever reached (first arrival), from the 4th up.
 
+use crate::common::steps::{DIAGONAL, KING, KNIGHT, ORTHOGONAL};
+
 /// A position: `board[rank * 8 + file]`, '.' for empty, upper case White.
 #[derive(Clone)]
 pub struct Reference {
@@ -20,29 +22,6 @@ pub struct Reference {
     /// Per colour and carrier: the piece of the 4th-rank drop, 'B' or 'N' (if made).
     first: [[char; 2]; 2],
 }
-
-const KING: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
-const KNIGHT: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (-1, 2),
-    (-2, 1),
-    (1, -2),
-    (2, -1),
-    (-1, -2),
-    (-2, -1),
-];
-const ROOK: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 fn name(f: i32, r: i32) -> String {
     format!("{}{}", (b'a' + f as u8) as char, r + 1)
@@ -150,7 +129,7 @@ impl Reference {
                 return true;
             }
         }
-        for (dirs, letter) in [(ROOK, 'R'), (BISHOP, 'B')] {
+        for (dirs, letter) in [(ORTHOGONAL, 'R'), (DIAGONAL, 'B')] {
             for (df, dr) in dirs {
                 let (mut x, mut y) = (f + df, r + dr);
                 while on_board(x, y) {
@@ -223,11 +202,11 @@ impl Reference {
         match letter {
             'P' => return self.pawn_moves(f, r, out),
             'N' => slide(&KNIGHT, 1),
-            'B' => slide(&BISHOP, 8),
-            'R' => slide(&ROOK, 8),
+            'B' => slide(&DIAGONAL, 8),
+            'R' => slide(&ORTHOGONAL, 8),
             'Q' => {
-                slide(&ROOK, 8);
-                slide(&BISHOP, 8);
+                slide(&ORTHOGONAL, 8);
+                slide(&DIAGONAL, 8);
             }
             'K' | 'M' => slide(&KING, 1),
             _ => unreachable!("unknown piece {letter}"),
@@ -391,31 +370,14 @@ impl Reference {
     }
 
     pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let moves = self.legal_moves();
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves.iter().map(|(_, next)| next.perft(depth - 1)).sum()
+        crate::common::model_perft(self, depth, &Self::legal_moves)
     }
 
     /// The FEN's side, castling and en-passant fields. An e.p. square is written only when a
     /// pawn of the side to move attacks it (the convention the engine's FEN follows).
     pub fn side_castling_and_ep(&self) -> String {
         let side = if self.white { "w" } else { "b" };
-        let castling: String = ['K', 'Q', 'k', 'q']
-            .iter()
-            .zip(self.castling)
-            .filter(|&(_, kept)| kept)
-            .map(|(&c, _)| c)
-            .collect();
-        let castling = if castling.is_empty() {
-            "-".to_string()
-        } else {
-            castling
-        };
+        let castling = crate::common::castling_field(self.castling);
         let ep = match self.ep {
             Some((x, y)) => {
                 let (pawn, from) = if self.white {
@@ -441,22 +403,8 @@ impl Reference {
     pub fn board_and_reserve(&self) -> String {
         let mut out = String::new();
         for r in (0..8).rev() {
-            let mut empty = 0;
-            for f in 0..8 {
-                let c = self.at(f, r);
-                if c == '.' {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    out += &empty.to_string();
-                    empty = 0;
-                }
-                out.push(c);
-            }
-            if empty > 0 {
-                out += &empty.to_string();
-            }
+            out +=
+                &crate::common::fen_row((0..8).map(|f| Some(self.at(f, r)).filter(|&c| c != '.')));
             if r > 0 {
                 out.push('/');
             }
