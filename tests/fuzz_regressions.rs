@@ -8,28 +8,15 @@ use magus::protocol::uci::{Output, UciSession};
 use magus::variant::Registry;
 use magus::with_position;
 
-/// What the `fen` fuzz target checks of every position it reaches (fuzz/fuzz_targets/common):
-/// the engine's own FEN reads back to the same FEN and the same hash, and the incremental
-/// hash equals a recomputation.
-fn assert_fen_round_trip(pos: &AnyPosition) {
-    let fen = pos.to_fen();
-    let again = AnyPosition::from_fen(pos.variant(), Some(&fen))
-        .unwrap_or_else(|e| panic!("the engine's own FEN '{fen}' does not read back: {e}"));
-    assert_eq!(again.to_fen(), fen, "FEN round trip");
-    assert_eq!(
-        again.hash(),
-        pos.hash(),
-        "hash after a FEN round trip of '{fen}'"
-    );
-    assert_eq!(
-        pos.hash(),
-        with_position!(pos, p => p.compute_hash()),
-        "incremental hash of '{fen}'"
-    );
-}
+/// What the fuzz targets check of every position they reach: the same checks, from the same
+/// code, so a regression kept here tests what the fuzzer found.
+#[path = "../fuzz/fuzz_targets/common/mod.rs"]
+mod fuzz_common;
+
+use fuzz_common::check_position;
 
 /// Every position reached by legal moves from `fen` (to `depth` plies, `fen` included)
-/// passes [`assert_fen_round_trip`]. `fen` must be read: the positions are returned, so the
+/// passes [`check_position`]. `fen` must be read: the positions are returned, so the
 /// caller can check that the moves it is about were among them.
 fn successors_read_back(variant: &str, fen: &str, depth: u32) -> Vec<AnyPosition> {
     let registry = Registry::builtin();
@@ -39,7 +26,7 @@ fn successors_read_back(variant: &str, fen: &str, depth: u32) -> Vec<AnyPosition
     let mut reached = Vec::new();
     let mut stack = vec![(root, 0)];
     while let Some((pos, d)) = stack.pop() {
-        assert_fen_round_trip(&pos);
+        check_position(&pos);
         if d < depth {
             for m in with_position!(&pos, p => p.legal_moves()) {
                 let mut next = pos;

@@ -10,10 +10,9 @@ use magus::protocol::san;
 use magus::with_position;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((pos, rest)) = common::position_from(data) else {
+    let Some((pos, text)) = common::position_and_text(data) else {
         return;
     };
-    let text = String::from_utf8_lossy(rest);
     with_position!(&pos, p => {
         if let Ok(m) = san::parse_san(p, &text) {
             assert!(p.legal_moves().contains(&m), "'{text}' read as an illegal move");

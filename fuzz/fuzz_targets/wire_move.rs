@@ -11,10 +11,9 @@ use magus::protocol::notation;
 use magus::with_position;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((pos, rest)) = common::position_from(data) else {
+    let Some((pos, text)) = common::position_and_text(data) else {
         return;
     };
-    let text = String::from_utf8_lossy(rest);
     with_position!(&pos, p => {
         let legal = p.legal_moves();
         for first_rank in [1, 0] {

@@ -39,6 +39,12 @@ pub fn position_from(data: &[u8]) -> Option<(AnyPosition, &[u8])> {
     Some((pos, rest))
 }
 
+/// [`position_from`], with the rest of the input read as text (invalid UTF-8 replaced).
+pub fn position_and_text(data: &[u8]) -> Option<(AnyPosition, String)> {
+    let (pos, rest) = position_from(data)?;
+    Some((pos, String::from_utf8_lossy(rest).into_owned()))
+}
+
 /// What must hold for any position the engine accepted or reached by a legal move: its FEN
 /// reads back to the same position and hash, and its incremental hash equals a recomputation.
 pub fn check_position(pos: &AnyPosition) {
@@ -72,4 +78,3 @@ impl Write for Lines {
         Ok(())
     }
 }
-
