@@ -199,6 +199,30 @@ impl TempDir {
     }
 }
 
+/// A variant folder holding tests/data/elephants.toml (a 6x6 variant).
+fn folder_with_elephants(tag: &str) -> TempDir {
+    let dir = TempDir::new(tag);
+    std::fs::write(
+        dir.0.join("elephants.toml"),
+        include_str!("data/elephants.toml"),
+    )
+    .unwrap();
+    dir
+}
+
+/// `perft --variant elephants --depth DEPTH` with the folder `path`.
+fn elephants_perft<'a>(path: &'a str, depth: &'a str) -> [&'a str; 7] {
+    [
+        "--variant-path",
+        path,
+        "perft",
+        "--variant",
+        "elephants",
+        "--depth",
+        depth,
+    ]
+}
+
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
@@ -207,27 +231,14 @@ impl Drop for TempDir {
 
 #[test]
 fn a_variant_folder_adds_user_variants() {
-    let dir = TempDir::new("good");
-    std::fs::write(
-        dir.0.join("elephants.toml"),
-        include_str!("data/elephants.toml"),
-    )
-    .unwrap();
+    let dir = folder_with_elephants("good");
     let path = dir.0.to_str().unwrap();
     let list = succeeds(&["--variant-path", path, "variants"]);
     assert!(list.lines().any(|l| l.starts_with("elephants ")), "{list}");
     assert!(list.contains("6x6"), "{list}");
     // Perft 1 and 2 of the start, derived by hand in variant_files.rs.
     assert_eq!(
-        succeeds(&[
-            "--variant-path",
-            path,
-            "perft",
-            "--variant",
-            "elephants",
-            "--depth",
-            "2"
-        ]),
+        succeeds(&elephants_perft(path, "2")),
         "Nodes searched: 35\n"
     );
     // The flag is global: it may follow the command.
@@ -268,25 +279,12 @@ fn with_input(args: &[&str], input: &str) -> (String, String) {
 
 #[test]
 fn a_bad_variant_file_is_refused_alone_and_the_command_goes_on() {
-    let dir = TempDir::new("bad");
+    let dir = folder_with_elephants("bad");
     let bad = dir.0.join("broken.toml");
     std::fs::write(&bad, "name = \"broken\"\nfiles = 8\n").unwrap();
-    std::fs::write(
-        dir.0.join("elephants.toml"),
-        include_str!("data/elephants.toml"),
-    )
-    .unwrap();
     let path = dir.0.to_str().unwrap();
     // The good file loads, the built-ins stay, and the bad one is named on stderr.
-    let out = magus(&[
-        "--variant-path",
-        path,
-        "perft",
-        "--variant",
-        "elephants",
-        "--depth",
-        "2",
-    ]);
+    let out = magus(&elephants_perft(path, "2"));
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), "Nodes searched: 35\n");
     let err = stderr(&out);
@@ -460,25 +458,10 @@ fn analyze_reads_moves_in_san() {
 #[test]
 fn without_a_command_it_speaks_uci() {
     for args in [&[][..], &["uci"][..]] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_magus"))
-            .args(args)
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(
-                b"uci\nisready\nsetoption name UCI_Variant value magi\nposition startpos moves a3a4\ngo perft 1\nquit\n",
-            )
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        assert!(out.status.success());
-        let text = stdout(&out);
+        let (text, _) = with_input(
+            args,
+            "uci\nisready\nsetoption name UCI_Variant value magi\nposition startpos moves a3a4\ngo perft 1\nquit\n",
+        );
         for expected in [
             "uciok",
             "readyok",
@@ -531,8 +514,6 @@ fn analyze_reads_a_pgn_game() {
 /// panic (the analysis prints from its search thread) and nothing on standard error.
 #[test]
 fn printing_commands_end_quietly_when_the_reader_closes_the_pipe() {
-    use std::io::{BufRead, BufReader, Read};
-    use std::os::unix::process::ExitStatusExt;
     for (args, lines) in [
         (
             &["analyze", "--variant", "chess", "--movetime", "20000"][..],
@@ -543,43 +524,6 @@ fn printing_commands_end_quietly_when_the_reader_closes_the_pipe() {
             2,
         ),
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_magus"))
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut reader = BufReader::new(child.stdout.take().unwrap());
-        for _ in 0..lines {
-            let mut line = String::new();
-            reader.read_line(&mut line).unwrap();
-            assert!(!line.is_empty(), "{args:?}: no output");
-        }
-        drop(reader);
-        let started = std::time::Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            assert!(
-                started.elapsed() < std::time::Duration::from_secs(60),
-                "{args:?} went on after its reader left"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        };
-        let mut err = String::new();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut err)
-            .unwrap();
-        assert_eq!(
-            status.signal(),
-            Some(libc::SIGPIPE),
-            "{args:?}: {status:?} {err}"
-        );
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        common::lines_then_closed_pipe(Command::new(env!("CARGO_BIN_EXE_magus")).args(args), lines);
     }
 }

@@ -2,6 +2,7 @@
 //! back and replayed; fake engines that misbehave; the XBoard side through an adapter; the
 //! payoff, Elo and SPRT arithmetic.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use clap::Parser;
@@ -1170,61 +1171,76 @@ fn engines_with_their_own_limits() {
     }
 }
 
-/// A variant from a file: the referee loads it, and magus engine processes get the folder as
-/// their `VariantPath` option before `UCI_Variant` names it.
-#[test]
-fn a_file_defined_variant_plays_through_the_command_line() {
-    let dir = std::env::temp_dir().join(format!("magus-match-variants-{}", std::process::id()));
+/// A folder holding the built-in chess definition, edited by `edit`, as `file`.
+fn folder_with_chess_edited(tag: &str, file: &str, edit: impl FnOnce(String) -> String) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("magus-match-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let chess =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/chess.toml"))
             .unwrap();
-    std::fs::write(
-        dir.join("mine.toml"),
-        chess.replacen("name = \"chess\"", "name = \"my-chess\"", 1),
-    )
-    .unwrap();
-    let pgn = temp_pgn("file-variant");
+    std::fs::write(dir.join(file), edit(chess)).unwrap();
+    dir
+}
+
+/// `magus --variant-path DIR` with `words`, which must succeed: its standard output.
+fn magus_with_folder(dir: &Path, words: &[&OsStr]) -> String {
     let out = std::process::Command::new(MAGUS)
         .arg("--variant-path")
-        .arg(&dir)
-        .args([
-            "match",
-            "--variant",
-            "my-chess",
-            "--engine",
-            "name=a",
-            "--engine",
-            "name=b",
-        ])
-        .args(["--nodes", "200", "--max-plies", "30", "--pgnout"])
-        .arg(&pgn)
+        .arg(dir)
+        .args(words)
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    stdout
+}
+
+/// A two-engine match of `variant` from the folder `dir`, written to a fresh PGN file
+/// named by `tag`: the match's standard output and the PGN's text.
+fn match_from_folder(
+    dir: &Path,
+    tag: &str,
+    variant: &str,
+    engines: [&str; 2],
+    limit: &[&str],
+) -> (String, String) {
+    let pgn = temp_pgn(tag);
+    let mut words: Vec<&str> = vec!["match", "--variant", variant];
+    for engine in engines {
+        words.extend(["--engine", engine]);
+    }
+    words.extend_from_slice(limit);
+    let mut words: Vec<&OsStr> = words.into_iter().map(OsStr::new).collect();
+    words.extend([OsStr::new("--pgnout"), pgn.as_os_str()]);
+    let stdout = magus_with_folder(dir, &words);
+    // A replay of the file by the same rules finds no illegal move.
+    magus_with_folder(dir, &["replay".as_ref(), pgn.as_os_str()]);
+    (stdout, std::fs::read_to_string(&pgn).unwrap())
+}
+
+/// A variant from a file: the referee loads it, and magus engine processes get the folder as
+/// their `VariantPath` option before `UCI_Variant` names it.
+#[test]
+fn a_file_defined_variant_plays_through_the_command_line() {
+    let dir = folder_with_chess_edited("variants", "mine.toml", |chess| {
+        chess.replacen("name = \"chess\"", "name = \"my-chess\"", 1)
+    });
+    let (stdout, text) = match_from_folder(
+        &dir,
+        "file-variant",
+        "my-chess",
+        ["name=a", "name=b"],
+        &["--nodes", "200", "--max-plies", "30"],
+    );
     assert!(stdout.contains("2 games of my-chess"), "{stdout}");
-    let text = std::fs::read_to_string(&pgn).unwrap();
     assert!(text.contains("[Variant \"my-chess\"]"));
     assert!(
         text.contains("max length") || text.contains("checkmate"),
         "{text}"
-    );
-    let replay = std::process::Command::new(MAGUS)
-        .arg("--variant-path")
-        .arg(&dir)
-        .arg("replay")
-        .arg(&pgn)
-        .output()
-        .unwrap();
-    assert!(
-        replay.status.success(),
-        "{}",
-        String::from_utf8_lossy(&replay.stdout)
     );
 }
 
@@ -1378,47 +1394,29 @@ fn illegal_double_steps_lose_or_are_void() {
 /// no move refused.
 #[test]
 fn xboard_engines_agree_on_an_eleven_rank_board() {
-    let dir = std::env::temp_dir().join(format!("magus-match-tall-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let chess =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/chess.toml"))
-            .unwrap();
-    let tall = chess
-        .replacen("name = \"chess\"", "name = \"tall-chess\"", 1)
-        .replacen("ranks = 8", "ranks = 11", 1)
-        .replacen(
-            "start = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"",
-            "start = \"rnbqkbnr/pppppppp/8/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"",
-            1,
-        )
-        .replacen("promotion_ranks = [8]", "promotion_ranks = [11]", 1);
-    std::fs::write(dir.join("tall.toml"), tall).unwrap();
+    let dir = folder_with_chess_edited("tall", "tall.toml", |chess| {
+        chess
+            .replacen("name = \"chess\"", "name = \"tall-chess\"", 1)
+            .replacen("ranks = 8", "ranks = 11", 1)
+            .replacen(
+                "start = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"",
+                "start = \"rnbqkbnr/pppppppp/8/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"",
+                1,
+            )
+            .replacen("promotion_ranks = [8]", "promotion_ranks = [11]", 1)
+    });
     assert_eq!(magus::protocol::xboard::first_rank(11), 1);
     assert_eq!(magus::protocol::xboard::first_rank(10), 0);
-    let pgn = temp_pgn("tall-xboard");
-    let out = std::process::Command::new(MAGUS)
-        .arg("--variant-path")
-        .arg(&dir)
-        .args([
-            "match",
-            "--variant",
-            "tall-chess",
-            "--engine",
+    let (_, text) = match_from_folder(
+        &dir,
+        "tall-xboard",
+        "tall-chess",
+        [
             "name=a,proto=xboard,arg=xboard",
-            "--engine",
             "name=b,proto=xboard,arg=xboard",
-        ])
-        .args(["--depth", "3", "--max-plies", "40", "--pgnout"])
-        .arg(&pgn)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
+        ],
+        &["--depth", "3", "--max-plies", "40"],
     );
-    let text = std::fs::read_to_string(&pgn).unwrap();
     assert!(text.contains("[Variant \"tall-chess\"]"), "{text}");
     for bad in [
         "illegal move",

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use magus::pgn;
@@ -34,16 +34,32 @@ fn engine(name: &str) -> String {
     format!("name={name},cmd={MAGUS}")
 }
 
-fn magus(args: &[&str]) -> Output {
-    Command::new(MAGUS)
-        .arg("match")
-        .args(args)
-        .output()
-        .unwrap()
+/// A small match between magus engines `names`: 300 nodes a move, `rounds` openings of four
+/// random plies from `seed`, games cut at 60 plies.
+fn small_match(names: [&str; 2], rounds: &str, seed: &str) -> Vec<String> {
+    let limits = ["--nodes", "300", "--rounds", rounds, "--random-plies", "4"];
+    let mut words = Vec::new();
+    for name in names {
+        words.extend(["--engine".to_string(), engine(name)]);
+    }
+    words.extend(
+        limits
+            .iter()
+            .chain(&["--seed", seed, "--max-plies", "60"])
+            .map(|w| w.to_string()),
+    );
+    words
 }
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs `command`, which must fail: its standard error.
+fn refused(command: &mut Command) -> String {
+    let out = command.output().unwrap();
+    assert!(!out.status.success(), "{}", text(&out.stdout));
+    text(&out.stderr)
 }
 
 fn stdout_lines(out: &Output) -> Vec<String> {
@@ -57,20 +73,6 @@ fn succeeded(out: &Output) {
         text(&out.stdout),
         text(&out.stderr)
     );
-}
-
-fn wait(child: &mut Child, seconds: u64) -> ExitStatus {
-    let until = Instant::now() + Duration::from_secs(seconds);
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if Instant::now() > until {
-            let _ = child.kill();
-            panic!("magus did not end within {seconds} s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 fn pgn_games(path: &Path) -> Vec<pgn::PgnGame> {
@@ -108,28 +110,19 @@ fn count_starting(lines: &[String], prefix: &str) -> usize {
 fn lines_read_as_openbench_reads_cutechess() {
     let dir = temp_dir("lines");
     let path = dir.join("games.pgn");
-    let out = magus(&[
-        "--engine",
-        &engine("one"),
-        "--engine",
-        &engine("two"),
-        "--nodes",
-        "300",
-        "--rounds",
-        "3",
-        "--random-plies",
-        "4",
-        "--seed",
-        "11",
-        "--max-plies",
-        "60",
-        "--rating-interval",
-        "2",
-        "--sprt",
-        "elo0=0,elo1=10",
-        "--pgnout",
-        path.to_str().unwrap(),
-    ]);
+    let out = Command::new(MAGUS)
+        .arg("match")
+        .args(small_match(["one", "two"], "3", "11"))
+        .args([
+            "--rating-interval",
+            "2",
+            "--sprt",
+            "elo0=0,elo1=10",
+            "--pgnout",
+        ])
+        .arg(&path)
+        .output()
+        .unwrap();
     succeeded(&out);
     let lines = stdout_lines(&out);
     for k in 1..=6 {
@@ -204,24 +197,8 @@ fn lines_read_as_openbench_reads_cutechess() {
 #[test]
 fn shards_played_apart_merge_into_the_whole_match() {
     let dir = temp_dir("shards");
-    let common = [
-        "--engine".to_string(),
-        engine("a"),
-        "--engine".to_string(),
-        engine("b"),
-        "--nodes".to_string(),
-        "300".to_string(),
-        "--rounds".to_string(),
-        "4".to_string(),
-        "--random-plies".to_string(),
-        "4".to_string(),
-        "--seed".to_string(),
-        "5".to_string(),
-        "--max-plies".to_string(),
-        "60".to_string(),
-        "--sprt".to_string(),
-        "elo0=0,elo1=10".to_string(),
-    ];
+    let mut common = small_match(["a", "b"], "4", "5");
+    common.extend(["--sprt".to_string(), "elo0=0,elo1=10".to_string()]);
     let whole_pgn = dir.join("whole.pgn");
     let mut whole = Command::new(MAGUS)
         .arg("match")
@@ -248,7 +225,7 @@ fn shards_played_apart_merge_into_the_whole_match() {
         })
         .collect();
     let whole_out = {
-        assert!(wait(&mut whole, 300).success());
+        assert!(common::wait(&mut whole, 300).success());
         whole.wait_with_output().unwrap()
     };
     let whole_lines = stdout_lines(&whole_out);
@@ -260,7 +237,7 @@ fn shards_played_apart_merge_into_the_whole_match() {
     let mut numbers = Vec::new();
     let (mut pgns, mut texts) = (Vec::new(), Vec::new());
     for (k, (pgn, results, mut child)) in shards.into_iter().enumerate() {
-        assert!(wait(&mut child, 300).success(), "shard {}", k + 1);
+        assert!(common::wait(&mut child, 300).success(), "shard {}", k + 1);
         let out = child.wait_with_output().unwrap();
         let lines = stdout_lines(&out);
         let games = pgn_games(&pgn);
@@ -331,14 +308,12 @@ fn shards_played_apart_merge_into_the_whole_match() {
             );
         }
     }
-    let overlap = Command::new(MAGUS)
-        .args(["match", "--merge"])
-        .arg(&pgns[0])
-        .arg(&texts[0])
-        .output()
-        .unwrap();
-    assert!(!overlap.status.success());
-    let err = text(&overlap.stderr);
+    let err = refused(
+        Command::new(MAGUS)
+            .args(["match", "--merge"])
+            .arg(&pgns[0])
+            .arg(&texts[0]),
+    );
     assert!(
         err.contains("is in") && err.contains("must not overlap"),
         "{err}"
@@ -354,27 +329,9 @@ fn shards_played_apart_merge_into_the_whole_match() {
 fn resume_after_a_crash_plays_only_the_rest() {
     let dir = temp_dir("resume");
     let args = |pgn: &Path, seed: &str| -> Vec<String> {
-        [
-            "--engine",
-            &engine("a"),
-            "--engine",
-            &engine("b"),
-            "--nodes",
-            "300",
-            "--rounds",
-            "3",
-            "--random-plies",
-            "4",
-            "--seed",
-            seed,
-            "--max-plies",
-            "60",
-            "--pgnout",
-            pgn.to_str().unwrap(),
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect()
+        let mut words = small_match(["a", "b"], "3", seed);
+        words.extend(["--pgnout".to_string(), pgn.to_str().unwrap().to_string()]);
+        words
     };
     let run = |a: &[String], extra: &[&str]| {
         let out = Command::new(MAGUS)
@@ -449,14 +406,12 @@ fn resume_after_a_crash_plays_only_the_rest() {
     assert_eq!(count_starting(&again, "Started"), 0);
     assert_eq!(pgn_games(&crashed).len(), 6);
 
-    let other = Command::new(MAGUS)
-        .arg("match")
-        .args(args(&crashed, "9"))
-        .arg("--resume")
-        .output()
-        .unwrap();
-    assert!(!other.status.success());
-    let err = text(&other.stderr);
+    let err = refused(
+        Command::new(MAGUS)
+            .arg("match")
+            .args(args(&crashed, "9"))
+            .arg("--resume"),
+    );
     assert!(
         err.contains("--resume") && err.contains("another opening"),
         "{err}"
@@ -547,7 +502,7 @@ fn ctrl_c_stops_the_games_and_keeps_the_finished_ones() {
         }
     }
     send_signal(&child, libc::SIGINT);
-    let status = wait(&mut child, 60);
+    let status = common::wait(&mut child, 60);
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
     seen.extend(rest.lines().map(str::to_string));
@@ -606,7 +561,7 @@ fn a_second_ctrl_c_exits_at_once() {
         assert!(stderr.read_line(&mut err).unwrap() > 0, "{err}");
     }
     send_signal(&child, libc::SIGINT);
-    let status = wait(&mut child, 30);
+    let status = common::wait(&mut child, 30);
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
     std::io::Read::read_to_string(&mut stderr, &mut err).unwrap();
@@ -621,34 +576,16 @@ fn a_second_ctrl_c_exits_at_once() {
     assert!(all_ended(&engines), "engines left running: {engines:?}");
 }
 
-/// `magus match … | head -1`: the reader takes one line and closes the pipe; magus stops
-/// the match and ends quietly, as a Unix tool does, by SIGPIPE (no panic, no message).
+/// `magus match … | head -1`: magus stops the match and ends quietly.
 #[test]
 fn a_match_ends_quietly_when_the_reader_closes_the_pipe() {
-    let mut child = Command::new(MAGUS)
-        .args(["match", "--engine", &engine("a"), "--engine", &engine("b")])
-        .args(["--nodes", "2000", "--rounds", "50"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
+    let first = &common::lines_then_closed_pipe(
+        Command::new(MAGUS)
+            .args(["match", "--engine", &engine("a"), "--engine", &engine("b")])
+            .args(["--nodes", "2000", "--rounds", "50"]),
+        1,
+    )[0];
     assert!(first.starts_with("100 games of chess"), "{first}");
-    // The reader is gone now.
-    let status = wait(&mut child, 60);
-    let mut err = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
-    assert_closed_pipe_end(status, &err);
-}
-
-fn assert_closed_pipe_end(status: ExitStatus, err: &str) {
-    use std::os::unix::process::ExitStatusExt;
-    assert_eq!(status.signal(), Some(libc::SIGPIPE), "{status:?}: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert!(err.trim().is_empty(), "nothing on standard error: {err}");
 }
 
 /// `magus replay FILE | head -1`, with more lines than a pipe holds.
@@ -658,22 +595,8 @@ fn replay_ends_quietly_when_the_reader_closes_the_pipe() {
     let file = dir.join("many.pgn");
     let game = "[White \"w\"]\n[Black \"b\"]\n\n1. e4 e5 2. Nf3 *\n\n";
     std::fs::write(&file, game.repeat(5000)).unwrap();
-    let mut child = Command::new(MAGUS)
-        .arg("replay")
-        .arg(&file)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
+    let first = &common::lines_then_closed_pipe(Command::new(MAGUS).arg("replay").arg(&file), 1)[0];
     assert!(first.starts_with("game 1 (w - b): 3 plies"), "{first}");
-    let status = wait(&mut child, 60);
-    let mut err = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
-    assert_closed_pipe_end(status, &err);
 }
 
 fn cluster(file: &str) -> PathBuf {

@@ -8,6 +8,8 @@
 //! `MAGUS_ABUSE_LINES` sets the number of lines of the in-process run (default 6000), and
 //! `MAGUS_ABUSE_SEED` its seed.
 
+mod common;
+
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -674,17 +676,7 @@ fn the_binary_answers_a_random_script_and_quits_cleanly() {
         let _ = stderr.read_to_string(&mut text);
         text
     });
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("the engine did not exit within 60 s of its script");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = common::wait(&mut child, 60);
     writer.join().unwrap();
     let out = reader.join().unwrap();
     let err = errors.join().unwrap();

@@ -954,16 +954,19 @@ fn datagen_gives_the_same_file_in_one_run_or_continued_on_any_threads() {
 /// The sample shipped for this test: a few games of chess from `magus datagen`.
 const SAMPLE: &str = "tests/data/chess-sample.data";
 
+/// `magus tune --variant chess` on the sample, with `words` after; it must succeed.
+fn tune_sample(words: &[&str]) -> String {
+    let mut all = vec!["tune", "--variant", "chess", SAMPLE];
+    all.extend_from_slice(words);
+    succeeds(&all)
+}
+
 #[test]
 fn tune_fits_the_sample_and_writes_a_parameters_file_and_a_variant() {
     let dir = temp_dir("tune");
     let params = dir.join("chess-params.toml");
     let definition = dir.join("chess.toml");
-    let out = succeeds(&[
-        "tune",
-        "--variant",
-        "chess",
-        SAMPLE,
+    let out = tune_sample(&[
         "--epochs",
         "60",
         "--threads",
@@ -998,11 +1001,7 @@ fn tune_fits_the_sample_and_writes_a_parameters_file_and_a_variant() {
     assert!(out.contains("depth") || out.contains(" 3 "), "{out}");
     // Starting from the written file, frozen material stays.
     let again = dir.join("again.toml");
-    succeeds(&[
-        "tune",
-        "--variant",
-        "chess",
-        SAMPLE,
+    tune_sample(&[
         "--epochs",
         "20",
         "--init",
@@ -1019,11 +1018,7 @@ fn tune_fits_the_sample_and_writes_a_parameters_file_and_a_variant() {
     // With square tables: they are fitted (from zero), written, and read back.
     let tables = dir.join("tables.toml");
     let tables_definition = dir.join("chess-tables.toml");
-    succeeds(&[
-        "tune",
-        "--variant",
-        "chess",
-        SAMPLE,
+    tune_sample(&[
         "--epochs",
         "40",
         "--squares",
