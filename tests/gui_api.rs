@@ -61,14 +61,7 @@ fn the_server_prints_a_loopback_address_and_serves_the_page_and_its_files() {
         .iter()
         .map(|v| v["name"].as_str().unwrap())
         .collect();
-    for v in [
-        "chess",
-        "deathmatch",
-        "deathmatch-legacy",
-        "magi",
-        "magician-chess",
-        "royal-magician",
-    ] {
+    for v in gui_common::BUILTIN_VARIANTS {
         assert!(names.contains(&v), "{v} missing from {names:?}");
     }
 }

@@ -72,6 +72,14 @@ class Page:
             got = self.last_san()
             assert got == san, f"{a}-{b}: {got}, expected {san}"
 
+    def move_showing(self, a, shown, b):
+        """A move by two clicks, `a` then `b`, where clicking `a` marks `shown` as a target."""
+        n = self.plies()
+        self.click(a)
+        expect(self.square(shown)).to_have_class(re.compile(r"\btarget\b"))
+        self.click(b)
+        self.wait_plies(n + 1)
+
     def choose(self, choice):
         chooser = self.page.locator("#chooser")
         expect(chooser).to_be_visible()
@@ -82,6 +90,16 @@ class Page:
         return self.page.locator("#chooser button.option").evaluate_all(
             "bs => bs.map(b => b.dataset.choice)"
         )
+
+    def promote(self, a, b, offered, choice):
+        """A promotion by two clicks: the chooser offers the pieces `offered` (letters), and
+        `choice` is played."""
+        n = self.plies()
+        self.click(a)
+        self.click(b)
+        assert sorted(self.chooser_choices()) == sorted(f"piece-{x}" for x in offered)
+        self.choose(f"piece-{choice}")
+        self.wait_plies(n + 1)
 
     def new_game(self, variant, opponent="humans", fen=None, level=None, clock=None, scoring=None):
         self.page.click("#new-game-button")
@@ -157,10 +175,7 @@ def chess(p):
     p.shot("chess-mate")
     # Castling both ways: the King's square, and the Rook's.
     p.new_game("chess", fen="r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
-    p.click("e1")
-    expect(p.square("g1")).to_have_class(re.compile(r"\btarget\b"))
-    p.click("g1")
-    p.wait_plies(1)
+    p.move_showing("e1", "g1", "g1")
     assert p.last_san() == "O-O"
     assert p.piece_on("f1") == "white-R" and p.piece_on("g1") == "white-K"
     p.move("e8", "a8", "O-O-O")
@@ -225,11 +240,7 @@ def deathmatch(p):
     assert p.piece_on("c2") == "white-M"
     # Promotion to any of Q R B N M H T.
     p.new_game("deathmatch", fen="k7/4P3/8/8/8/8/8/K7 w - - 0 1")
-    p.click("e7")
-    p.click("e8")
-    assert sorted(p.chooser_choices()) == sorted(f"piece-{x}" for x in "QRBNMHT")
-    p.choose("piece-H")
-    p.wait_plies(1)
+    p.promote("e7", "e8", "QRBNMHT", "H")
     assert p.last_san() == "e8=H" and p.piece_on("e8") == "white-H"
     # Castling.
     p.new_game("deathmatch", fen="r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
@@ -264,11 +275,7 @@ def deathmatch_legacy(p):
     expect(p.page.locator("#chooser")).to_be_hidden()
     # Promotion: the Magician among the choices while no Magician-family piece is on board.
     p.new_game("deathmatch-legacy", fen="k7/4P3/8/8/8/8/8/K7 w - - 0 1")
-    p.click("e7")
-    p.click("e8")
-    assert sorted(p.chooser_choices()) == sorted(f"piece-{x}" for x in "QRBNM")
-    p.choose("piece-M")
-    p.wait_plies(1)
+    p.promote("e7", "e8", "QRBNM", "M")
     assert p.last_san().startswith("e8=M")
     p.new_game("deathmatch-legacy")
     p.fools_mate()
@@ -286,18 +293,11 @@ def magi(p):
     p.shot("magi")
     # Castling three squares, by clicking the Rook.
     p.new_game("magi", fen="rnbcqk3r/pppppppppp/3p2p3/10/10/10/10/3P2P3/PPPPPPPPPP/RNBCQK3R w KQkq - 0 1")
-    p.click("f1")
-    expect(p.square("i1")).to_have_class(re.compile(r"\btarget\b"))
-    p.click("j1")
-    p.wait_plies(1)
+    p.move_showing("f1", "i1", "j1")
     assert p.last_san() == "O-O" and p.piece_on("i1") == "white-K" and p.piece_on("h1") == "white-R"
     # Promotion to a Wizard among Magi's pieces.
     p.new_game("magi", fen="k9/4P5/10/10/10/10/10/10/10/K9 w - - 0 1")
-    p.click("e9")
-    p.click("e10")
-    assert sorted(p.chooser_choices()) == sorted(f"piece-{x}" for x in "QRBNDCW")
-    p.choose("piece-W")
-    p.wait_plies(1)
+    p.promote("e9", "e10", "QRBNDCW", "W")
     assert p.last_san() == "e10=W" and p.piece_on("e10") == "white-W"
     # A game to its end.
     p.new_game("magi", fen="k9/10/1K8/10/10/10/10/10/9Q/10 w - - 0 1")

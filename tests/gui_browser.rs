@@ -16,15 +16,10 @@ use std::process::Command;
 use gui_common::Server;
 use needed_tools::{can_run, works};
 
-const SCENARIOS: [&str; 7] = [
-    "chess",
-    "deathmatch",
-    "deathmatch-legacy",
-    "magi",
-    "magician-chess",
-    "royal-magician",
-    "features",
-];
+/// The scenarios of gui_browser.py: one per built-in variant, then the board's features.
+fn scenarios() -> impl Iterator<Item = &'static str> {
+    gui_common::BUILTIN_VARIANTS.into_iter().chain(["features"])
+}
 
 fn chromium() -> String {
     std::env::var("MAGUS_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_string())
@@ -50,7 +45,7 @@ fn every_variant_is_played_by_clicks_in_a_real_browser() {
     let server = Server::start();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gui_browser.py");
     let mut command = Command::new("python3");
-    command.arg(script).arg(server.url()).args(SCENARIOS);
+    command.arg(script).arg(server.url()).args(scenarios());
     if let Ok(dir) = std::env::var("MAGUS_GUI_SHOTS") {
         std::fs::create_dir_all(&dir).expect("the screenshot folder");
         command.args(["--shots", &dir]);
@@ -60,7 +55,7 @@ fn every_variant_is_played_by_clicks_in_a_real_browser() {
     let errors = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{report}\n{errors}");
     // Each scenario reported itself: none was left out by a script that stopped early.
-    for name in SCENARIOS {
+    for name in scenarios() {
         assert!(
             report.lines().any(|l| l == format!("ok: {name}")),
             "{name} did not finish:\n{report}\n{errors}"

@@ -66,17 +66,15 @@ fn run(program: &str, args: &[&str]) -> String {
     text
 }
 
-#[test]
-fn python_chess_plays_and_analyses_over_uci() {
+/// tests/clients/python_chess_client.py over `protocol`: python-chess checks every move of
+/// a whole game and a few analyses.
+fn python_chess_client(test: &str, protocol: &str) {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if !can_run(
-        "python_chess_plays_and_analyses_over_uci",
-        missing_python_chess(),
-    ) {
+    if !can_run(test, missing_python_chess()) {
         return;
     }
-    let script = scripts().join("python_chess_uci.py");
-    let text = run("python3", &[script.to_str().unwrap(), magus()]);
+    let script = scripts().join("python_chess_client.py");
+    let text = run("python3", &[script.to_str().unwrap(), protocol, magus()]);
     assert!(
         text.contains("game over after") && text.contains("PASS"),
         "{text}"
@@ -84,20 +82,13 @@ fn python_chess_plays_and_analyses_over_uci() {
 }
 
 #[test]
+fn python_chess_plays_and_analyses_over_uci() {
+    python_chess_client("python_chess_plays_and_analyses_over_uci", "uci");
+}
+
+#[test]
 fn python_chess_plays_and_analyses_over_xboard() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if !can_run(
-        "python_chess_plays_and_analyses_over_xboard",
-        missing_python_chess(),
-    ) {
-        return;
-    }
-    let script = scripts().join("python_chess_xboard.py");
-    let text = run("python3", &[script.to_str().unwrap(), magus()]);
-    assert!(
-        text.contains("game over after") && text.contains("PASS"),
-        "{text}"
-    );
+    python_chess_client("python_chess_plays_and_analyses_over_xboard", "xboard");
 }
 
 fn xboard_game(test: &str, variant: &str, options: &[&str]) {

@@ -10,6 +10,16 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+/// The variants built into magus, which the board offers without a variant folder.
+pub const BUILTIN_VARIANTS: [&str; 6] = [
+    "chess",
+    "deathmatch",
+    "deathmatch-legacy",
+    "magi",
+    "magician-chess",
+    "royal-magician",
+];
+
 pub struct Server {
     child: Child,
     pub port: u16,
