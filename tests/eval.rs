@@ -251,12 +251,14 @@ fn magi_setup_pawns_are_not_doubled_until_they_move() {
     assert_eq!(black, 0);
 }
 
-/// Two pawns on one file score less than the same pawns spread over two (chess weights;
-/// neither structure has a passed or an isolated pawn).
+/// Two pawns on one file score less than the same pawns spread over two (chess's hand-set
+/// weights: the fitted ones leave a doubled pawn nothing in the endgame, which a position of
+/// pawns alone is; neither structure has a passed or an isolated pawn).
 #[test]
 fn doubled_pawns_score_lower() {
-    let doubled = position("chess", Some("4k3/2ppp3/8/8/3P4/2PP4/8/4K3 w - - 0 1"));
-    let spread = position("chess", Some("4k3/2ppp3/8/8/4P3/2PP4/8/4K3 w - - 0 1"));
+    let handset_position = |fen| AnyPosition::from_fen(handset("chess"), Some(fen)).unwrap();
+    let doubled = handset_position("4k3/2ppp3/8/8/3P4/2PP4/8/4K3 w - - 0 1");
+    let spread = handset_position("4k3/2ppp3/8/8/4P3/2PP4/8/4K3 w - - 0 1");
     assert!(term(&doubled, "Pawns").0 < term(&spread, "Pawns").0);
     assert_eq!(term(&doubled, "Pawns").1, term(&spread, "Pawns").1);
 }
@@ -730,11 +732,12 @@ fn an_isolated_pawn_scores_lower_than_a_supported_one() {
     assert!(together.whole > isolated.whole);
 }
 
-/// b2 c2 d3 against b2 c2 c3: the same ranks, no pawn isolated, the c-pawns doubled.
+/// b2 c2 d3 against b2 c2 c3: the same ranks, no pawn isolated, the c-pawns doubled (the
+/// hand-set weights, as above).
 #[test]
 fn a_doubled_pawn_scores_lower() {
-    let single = white_to_move("chess", "7k/8/8/8/8/3P4/1PP5/7K w - - 0 1");
-    let doubled = white_to_move("chess", "7k/8/8/8/8/2P5/1PP5/7K w - - 0 1");
+    let single = white_to_move_handset("chess", "7k/8/8/8/8/3P4/1PP5/7K w - - 0 1");
+    let doubled = white_to_move_handset("chess", "7k/8/8/8/8/2P5/1PP5/7K w - - 0 1");
     assert!(single.white("Pawns") > doubled.white("Pawns"));
     assert!(single.whole > doubled.whole);
 }
