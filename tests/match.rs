@@ -48,6 +48,32 @@ fn play(words: &[&str]) -> Summary {
     run(&config, |_| {}).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// [`play`] between two magus engines, `a` and `b`, at `nodes` nodes a move, with `more`.
+fn play_magus_pair(nodes: &str, more: &[&str]) -> Summary {
+    let (a, b) = (magus_engine("a"), magus_engine("b"));
+    let mut words = vec!["--engine", &a, "--engine", &b, "--nodes", nodes];
+    words.extend_from_slice(more);
+    play(&words)
+}
+
+/// One Magi game under the 12-point payoff between the engines `white` and `black`, at 200
+/// nodes a move.
+fn magi_payoff_game(white: &str, black: &str) -> Summary {
+    play(&[
+        "--variant",
+        "magi",
+        "--engine",
+        white,
+        "--engine",
+        black,
+        "--nodes",
+        "200",
+        "--payoff",
+        "--games",
+        "1",
+    ])
+}
+
 /// A game ended by the rules (mate, stalemate, a draw by rule) or cut at its length limit: not
 /// forfeited on time, for an illegal move or a crash. Which ending a game reaches depends on how
 /// the engines' clocks went, so tests accept any of them.
@@ -174,22 +200,19 @@ fn every_variant_plays_a_match_that_replays() {
 fn a_fixed_nodes_match_is_deterministic() {
     let run_once = |name: &str| {
         let path = temp_pgn(name);
-        play(&[
-            "--engine",
-            &magus_engine("a"),
-            "--engine",
-            &magus_engine("b"),
-            "--nodes",
+        play_magus_pair(
             "300",
-            "--random-plies",
-            "4",
-            "--seed",
-            "11",
-            "--max-plies",
-            "80",
-            "--pgnout",
-            path.to_str().unwrap(),
-        ]);
+            &[
+                "--random-plies",
+                "4",
+                "--seed",
+                "11",
+                "--max-plies",
+                "80",
+                "--pgnout",
+                path.to_str().unwrap(),
+            ],
+        );
         replay_file(&path).iter().map(movetext).collect::<Vec<_>>()
     };
     assert_eq!(run_once("det-1"), run_once("det-2"));
@@ -377,19 +400,7 @@ fn xboard_engines_play_on_eight_and_ten_ranks() {
 /// Magi payoff mode: an XBoard engine's resignation in band 1 is worth 12–0 to its opponent.
 #[test]
 fn payoff_counts_a_resignation() {
-    let summary = play(&[
-        "--variant",
-        "magi",
-        "--engine",
-        &adapter("resigner", "resign=3"),
-        "--engine",
-        &magus_engine("magus"),
-        "--nodes",
-        "200",
-        "--payoff",
-        "--games",
-        "1",
-    ]);
+    let summary = magi_payoff_game(&adapter("resigner", "resign=3"), &magus_engine("magus"));
     let g = &summary.games[0];
     assert_eq!(g.termination, "resignation");
     assert_eq!(g.result, GameResult::BlackWins);
@@ -400,19 +411,10 @@ fn payoff_counts_a_resignation() {
 /// A draw offered by one XBoard engine and accepted by the other: 6–6.
 #[test]
 fn payoff_counts_an_accepted_draw_offer() {
-    let summary = play(&[
-        "--variant",
-        "magi",
-        "--engine",
+    let summary = magi_payoff_game(
         &adapter("offers", "offer-draw"),
-        "--engine",
         &adapter("accepts", "accept-draw"),
-        "--nodes",
-        "200",
-        "--payoff",
-        "--games",
-        "1",
-    ]);
+    );
     let g = &summary.games[0];
     assert_eq!(g.termination, "draw agreed", "{}", g.detail);
     assert_eq!(g.result, GameResult::Draw);
@@ -996,22 +998,19 @@ fn openings_from_an_epd_file() {
     )
     .unwrap();
     let path = temp_pgn("epd");
-    let summary = play(&[
-        "--engine",
-        &magus_engine("a"),
-        "--engine",
-        &magus_engine("b"),
-        "--nodes",
+    let summary = play_magus_pair(
         "200",
-        "--max-plies",
-        "20",
-        "--rounds",
-        "2",
-        "--openings",
-        epd.to_str().unwrap(),
-        "--pgnout",
-        path.to_str().unwrap(),
-    ]);
+        &[
+            "--max-plies",
+            "20",
+            "--rounds",
+            "2",
+            "--openings",
+            epd.to_str().unwrap(),
+            "--pgnout",
+            path.to_str().unwrap(),
+        ],
+    );
     assert_eq!(summary.games.len(), 4);
     let games = replay_file(&path);
     let fens: Vec<&str> = games.iter().map(|g| g.tag("FEN").unwrap()).collect();
@@ -1061,18 +1060,7 @@ fn balanced_random_openings_leave_no_piece_hanging() {
 /// Score adjudication ends games by the thresholds given.
 #[test]
 fn score_adjudication() {
-    let draw = play(&[
-        "--engine",
-        &magus_engine("a"),
-        "--engine",
-        &magus_engine("b"),
-        "--nodes",
-        "200",
-        "--games",
-        "1",
-        "--adjudicate-draw",
-        "100000,2,0",
-    ]);
+    let draw = play_magus_pair("200", &["--games", "1", "--adjudicate-draw", "100000,2,0"]);
     let g = &draw.games[0];
     assert_eq!(
         (g.termination.as_str(), g.result),
@@ -1096,20 +1084,17 @@ fn resign_adjudication_ends_a_lost_game() {
     )
     .unwrap();
     let run_with = |threshold: &str| {
-        play(&[
-            "--engine",
-            &magus_engine("a"),
-            "--engine",
-            &magus_engine("b"),
-            "--nodes",
+        play_magus_pair(
             "300",
-            "--openings",
-            fen.to_str().unwrap(),
-            "--max-plies",
-            "8",
-            "--adjudicate-resign",
-            threshold,
-        ])
+            &[
+                "--openings",
+                fen.to_str().unwrap(),
+                "--max-plies",
+                "8",
+                "--adjudicate-resign",
+                threshold,
+            ],
+        )
     };
     let summary = run_with("400,2");
     assert_eq!(summary.games.len(), 2);
@@ -1251,22 +1236,19 @@ fn a_file_defined_variant_plays_through_the_command_line() {
 /// second engine's is its mirror.
 #[test]
 fn a_match_counts_its_opening_pairs() {
-    let summary = play(&[
-        "--engine",
-        &magus_engine("a"),
-        "--engine",
-        &magus_engine("b"),
-        "--nodes",
+    let summary = play_magus_pair(
         "300",
-        "--rounds",
-        "3",
-        "--random-plies",
-        "6",
-        "--seed",
-        "21",
-        "--max-plies",
-        "100",
-    ]);
+        &[
+            "--rounds",
+            "3",
+            "--random-plies",
+            "6",
+            "--seed",
+            "21",
+            "--max-plies",
+            "100",
+        ],
+    );
     assert_eq!(summary.games.len(), 6);
     let mut expected = Pentanomial::default();
     for opening in 0..3 {

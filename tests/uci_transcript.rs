@@ -32,10 +32,24 @@ impl Transcript {
         self.session.game().position().to_fen()
     }
 
+    /// The `bestmove` among `lines` is legal in the session's position.
+    fn assert_legal_bestmove(&self, lines: &[String]) {
+        let legal = self.session.game().position().legal_moves_wire(1);
+        assert!(legal.contains(&bestmove(lines).0), "{lines:?}");
+    }
+
     fn ready(&mut self) {
         let lines = self.send("isready");
         assert!(lines.contains(&"readyok".to_string()), "{lines:?}");
     }
+}
+
+/// `lines` are one error line, which says `says` (of the input `bad`).
+fn assert_one_error(lines: &[String], says: &str, bad: &str) {
+    assert!(
+        lines.len() == 1 && lines[0].starts_with("info string error: ") && lines[0].contains(says),
+        "{bad}: {lines:?}"
+    );
 }
 
 fn bestmove(lines: &[String]) -> (String, Option<String>) {
@@ -149,12 +163,7 @@ fn setoption_accepts_good_values_and_refuses_bad_ones() {
         ),
     ] {
         let lines = t.send(bad);
-        assert!(
-            lines.len() == 1
-                && lines[0].starts_with("info string error: ")
-                && lines[0].contains(says),
-            "{bad}: {lines:?}"
-        );
+        assert_one_error(&lines, says, bad);
     }
     t.ready();
 }
@@ -353,14 +362,7 @@ fn infinite_ponder_stop_ponderhit_and_commands_during_search() {
     let lines = t.wait("bestmove");
     let after = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
     assert_eq!(t.fen(), after);
-    assert!(
-        t.session
-            .game()
-            .position()
-            .legal_moves_wire(1)
-            .contains(&bestmove(&lines).0),
-        "{lines:?}"
-    );
+    t.assert_legal_bestmove(&lines);
     // stop with nothing running, and quit, are quiet.
     assert!(t.send("stop").is_empty());
     t.send("go infinite");
@@ -441,14 +443,7 @@ fn extra_commands_display_perft_bench_eval() {
         lines[0],
         "info string error: go perft needs a depth from 1 to 12"
     );
-    assert!(
-        t.session
-            .game()
-            .position()
-            .legal_moves_wire(1)
-            .contains(&bestmove(&lines).0),
-        "{lines:?}"
-    );
+    t.assert_legal_bestmove(&lines);
     t.send("setoption name UCI_Variant value magi\nposition startpos\ngo perft 1");
     let lines = t.wait("Nodes searched");
     assert_eq!(lines.last().map(String::as_str), Some("Nodes searched: 38"));
@@ -460,14 +455,7 @@ fn bad_input_keeps_the_last_good_position() {
     // go before any position searches the start position.
     t.send("uci\ngo depth 2");
     let lines = t.wait("bestmove");
-    assert!(
-        t.session
-            .game()
-            .position()
-            .legal_moves_wire(1)
-            .contains(&bestmove(&lines).0),
-        "{lines:?}"
-    );
+    t.assert_legal_bestmove(&lines);
     t.send("position startpos moves e2e4");
     let fen = t.fen();
     for (bad, says) in [
@@ -481,12 +469,7 @@ fn bad_input_keeps_the_last_good_position() {
         ("frobnicate", "unknown command 'frobnicate'"),
     ] {
         let lines = t.send(bad);
-        assert!(
-            lines.len() == 1
-                && lines[0].starts_with("info string error: ")
-                && lines[0].contains(says),
-            "{bad}: {lines:?}"
-        );
+        assert_one_error(&lines, says, bad);
         assert_eq!(t.fen(), fen, "{bad}");
     }
     // A refused `go` says why, and is answered with a legal move all the same: a GUI
