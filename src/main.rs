@@ -10,6 +10,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use magus::game::{AnyPosition, check_variant};
+use magus::protocol::Session;
 use magus::protocol::uci::UciSession;
 use magus::protocol::xboard::XboardSession;
 use magus::variant::Registry;
@@ -210,11 +211,15 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Uci) => {
-            run_uci(registry, None, &problems);
+            speak(UciSession::new(registry, stdout_output()), None, &problems);
             Ok(())
         }
         Some(Command::Xboard) => {
-            run_xboard(registry, None, &problems);
+            speak(
+                XboardSession::new(registry, stdout_output()),
+                None,
+                &problems,
+            );
             Ok(())
         }
         Some(Command::Perft {
@@ -596,53 +601,30 @@ fn run_detected(registry: Registry, problems: &[String]) {
     }
     drop(stdin);
     if first.split_whitespace().next() == Some("xboard") {
-        run_xboard(registry, Some(&first), problems);
+        speak(
+            XboardSession::new(registry, stdout_output()),
+            Some(&first),
+            problems,
+        );
     } else {
-        run_uci(registry, Some(&first), problems);
+        speak(
+            UciSession::new(registry, stdout_output()),
+            Some(&first),
+            problems,
+        );
     }
-}
-
-fn run_uci(registry: Registry, first: Option<&str>, problems: &[String]) {
-    let session = UciSession::new(registry, stdout_output());
-    speak(
-        session,
-        "",
-        first,
-        problems,
-        UciSession::note_problem,
-        UciSession::handle_line,
-    );
-}
-
-fn run_xboard(registry: Registry, first: Option<&str>, problems: &[String]) {
-    let session = XboardSession::new(registry, stdout_output());
-    speak(
-        session,
-        "# ",
-        first,
-        problems,
-        XboardSession::note_problem,
-        XboardSession::handle_line,
-    );
 }
 
 /// Runs a protocol session: the greeting (unless the first line was read already, in which
 /// case `run_detected` greeted), the variant files it could not load, then every line.
-fn speak<S>(
-    mut session: S,
-    comment: &str,
-    first: Option<&str>,
-    problems: &[String],
-    note: impl Fn(&S, &str),
-    mut handle: impl FnMut(&mut S, &str) -> bool,
-) {
+fn speak<S: Session>(mut session: S, first: Option<&str>, problems: &[String]) {
     if first.is_none() {
-        greet(comment);
+        greet(S::COMMENT);
     }
     for p in problems {
-        note(&session, &format!("--variant-path: {p}"));
+        session.note_problem(&format!("--variant-path: {p}"));
     }
-    serve(first, |line| handle(&mut session, line));
+    serve(first, |line| session.handle_line(line));
 }
 
 /// Feeds a protocol session the line already read, then standard input, until it says stop.

@@ -102,23 +102,15 @@ fn castling_needs_empty_squares_between_king_and_rook() {
 #[test]
 fn castling_moves_king_and_rook() {
     let pos = chess("Ke1 Ra1 Rh1 ke8 ra8 rh8", "w KQkq - 0 1");
-    assert_eq!(
-        play(&pos, "e1g1").to_fen(),
-        "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1"
-    );
-    assert_eq!(
-        play(&pos, "e1c1").to_fen(),
-        "r3k2r/8/8/8/8/8/8/2KR3R b kq - 1 1"
-    );
     let black = play(&pos, "a1b1");
-    assert_eq!(
-        play(&black, "e8g8").to_fen(),
-        "r4rk1/8/8/8/8/8/8/1R2K2R w K - 2 2"
-    );
-    assert_eq!(
-        play(&black, "e8c8").to_fen(),
-        "2kr3r/8/8/8/8/8/8/1R2K2R w K - 2 2"
-    );
+    for (before, castling, after) in [
+        (&pos, "e1g1", "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1"),
+        (&pos, "e1c1", "r3k2r/8/8/8/8/8/8/2KR3R b kq - 1 1"),
+        (&black, "e8g8", "r4rk1/8/8/8/8/8/8/1R2K2R w K - 2 2"),
+        (&black, "e8c8", "2kr3r/8/8/8/8/8/8/1R2K2R w K - 2 2"),
+    ] {
+        assert_eq!(play(before, castling).to_fen(), after, "{castling}");
+    }
 }
 
 #[test]
@@ -347,15 +339,10 @@ fn threefold_repetition() {
 fn repetition_counts_castling_rights() {
     // After the Kings step out and back the placement repeats, but without the rights it
     // is another position (FIDE 9.2.3): the start counts once, not three times.
-    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
-    let cycle = "e1e2 e8e7 e2e1 e7e8";
-    assert_eq!(
-        outcome_of(&game(Some(fen), &format!("{cycle} {cycle}"))),
-        None
-    );
-    assert_eq!(
-        outcome_of(&game(Some(fen), &format!("{cycle} {cycle} {cycle}"))),
-        Some(Outcome::Draw(Reason::Repetition))
+    assert_third_occurrence_after_three_cycles(
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "",
+        "e1e2 e8e7 e2e1 e7e8",
     );
 }
 
@@ -363,14 +350,20 @@ fn repetition_counts_castling_rights() {
 fn repetition_counts_the_en_passant_right() {
     // After e2-e4, d4xe3 is possible: that position differs from the same placement
     // later, when it is not.
-    let fen = "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1";
-    let cycle = "e8d8 e1d1 d8e8 d1e1";
-    assert_eq!(
-        outcome_of(&game(Some(fen), &format!("e2e4 {cycle} {cycle}"))),
-        None
+    assert_third_occurrence_after_three_cycles(
+        "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1",
+        "e2e4",
+        "e8d8 e1d1 d8e8 d1e1",
     );
+}
+
+/// From `fen` and the moves `before`, the moves `cycle` return to the same placement; the
+/// position after `before` differs from it, so only the third cycle draws by repetition.
+fn assert_third_occurrence_after_three_cycles(fen: &str, before: &str, cycle: &str) {
+    let moves = |cycles: usize| format!("{before} {}", vec![cycle; cycles].join(" "));
+    assert_eq!(outcome_of(&game(Some(fen), &moves(2))), None);
     assert_eq!(
-        outcome_of(&game(Some(fen), &format!("e2e4 {cycle} {cycle} {cycle}"))),
+        outcome_of(&game(Some(fen), &moves(3))),
         Some(Outcome::Draw(Reason::Repetition))
     );
 }

@@ -76,13 +76,18 @@ fn suite_positions(variant_name: &str) -> Vec<Option<String>> {
         .collect()
 }
 
+/// Every position of the perft suite in `variant` (there are `count`) round-trips to depth 3.
+fn suite_round_trips(variant: &str, count: usize) {
+    let positions = suite_positions(variant);
+    assert_eq!(positions.len(), count, "{variant}");
+    for fen in positions {
+        round_trip_tree(variant, fen.as_deref(), 3);
+    }
+}
+
 #[test]
 fn chess_suite_positions_round_trip_to_depth_3() {
-    let positions = suite_positions("chess");
-    assert_eq!(positions.len(), 7);
-    for fen in positions {
-        round_trip_tree("chess", fen.as_deref(), 3);
-    }
+    suite_round_trips("chess", 7);
 }
 
 #[test]
@@ -93,11 +98,7 @@ fn magi_start_round_trips_to_depth_3() {
 
 #[test]
 fn deathmatch_positions_round_trip_to_depth_3() {
-    let positions = suite_positions("deathmatch");
-    assert_eq!(positions.len(), 3);
-    for fen in positions {
-        round_trip_tree("deathmatch", fen.as_deref(), 3);
-    }
+    suite_round_trips("deathmatch", 3);
     // The real start has Bishops: swap-ins happen from ply 1.
     round_trip_tree("deathmatch", None, 3);
     // The legacy rules count swaps in the FEN (swaps=WB).
@@ -130,38 +131,37 @@ fn magi_en_passant_positions_round_trip() {
 /// squares beyond it. The reader must find the pawn there.
 #[test]
 fn magi_en_passant_target_not_next_to_the_pawn_reads_back() {
-    let pos = position(
-        "magi",
-        Some(&format!("{} w - - 0 1", place(10, 10, "Kh1 Pc2 kh10 pb4"))),
+    magi_en_passant_reads_back(
+        "Kh1 Pc2 kh10 pb4",
+        "c2c5",
+        "c3",
+        "b4c3",
+        "7k2/10/10/10/10/10/10/2p7/10/7K2 w",
     );
-    let after = play(&pos, "c2c5");
-    let fen = after.to_fen();
-    assert!(fen.contains(" b - c3 "), "{fen}");
-    let back = position("magi", Some(&fen));
-    assert_eq!(back.to_fen(), fen);
-    // And the e.p. capture from the reread position removes the pawn on c5.
-    let taken = play(&back, "b4c3");
-    assert!(
-        taken
-            .to_fen()
-            .starts_with("7k2/10/10/10/10/10/10/2p7/10/7K2 w")
-    );
-
     // d3-d5 with a Black pawn on e4: only d3 (the origin) is capturable.
+    magi_en_passant_reads_back(
+        "Kf1 Pd3 kf10 pe4",
+        "d3d5",
+        "d3",
+        "e4d3",
+        "5k4/10/10/10/10/10/10/3p6/10/5K4 w",
+    );
+}
+
+/// After `push` from `pieces`, the FEN names `target` as the e.p. square, reads back to
+/// itself, and the capture `take` from the reread position leaves the placement `after`
+/// (the pushed pawn gone).
+fn magi_en_passant_reads_back(pieces: &str, push: &str, target: &str, take: &str, after: &str) {
     let pos = position(
         "magi",
-        Some(&format!("{} w - - 0 1", place(10, 10, "Kf1 Pd3 kf10 pe4"))),
+        Some(&format!("{} w - - 0 1", place(10, 10, pieces))),
     );
-    let after = play(&pos, "d3d5");
-    let fen = after.to_fen();
-    assert!(fen.contains(" b - d3 "), "{fen}");
+    let fen = play(&pos, push).to_fen();
+    assert!(fen.contains(&format!(" b - {target} ")), "{fen}");
     let back = position("magi", Some(&fen));
     assert_eq!(back.to_fen(), fen);
-    assert!(
-        play(&back, "e4d3")
-            .to_fen()
-            .starts_with("5k4/10/10/10/10/10/10/3p6/10/5K4 w")
-    );
+    let taken = play(&back, take).to_fen();
+    assert!(taken.starts_with(after), "{taken}");
 }
 
 #[test]

@@ -8,6 +8,7 @@
 
 mod common;
 
+use magus::protocol::Session;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 

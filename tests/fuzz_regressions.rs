@@ -1,6 +1,7 @@
 //! Inputs the fuzz targets (fuzz/) found to break the engine, each kept as a test of the
 //! rule it broke.
 
+use magus::protocol::Session;
 use std::sync::{Arc, Mutex};
 
 use magus::game::AnyPosition;

@@ -10,6 +10,7 @@
 
 mod common;
 
+use magus::protocol::Session;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};

@@ -4,6 +4,7 @@
 mod common;
 
 use common::SharedBuffer as Output;
+use magus::protocol::Session;
 
 use magus::game::AnyPosition;
 use magus::protocol::uci::UciSession;

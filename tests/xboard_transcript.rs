@@ -4,6 +4,7 @@
 
 mod common;
 
+use magus::protocol::Session;
 use std::time::Duration;
 
 use magus::game::AnyPosition;

@@ -17,6 +17,22 @@ pub(crate) fn game_before_any_command(registry: &Registry) -> Game {
     Game::new(AnyPosition::from_fen(variant, None).expect("built-in start positions are sound"))
 }
 
+/// A protocol session as its front end drives it: a line at a time, from a GUI's pipe or a
+/// test's transcript.
+pub trait Session {
+    /// What starts a line the GUI shows the user rather than reads as a command: nothing in
+    /// UCI, where a stray line is ignored, and `# ` in XBoard, where it would be taken as a
+    /// reply.
+    const COMMENT: &'static str;
+
+    /// Tells the GUI of a problem found before the session began (a refused variant file of
+    /// `--variant-path`).
+    fn note_problem(&self, text: &str);
+
+    /// Handles one line; returns false on `quit`.
+    fn handle_line(&mut self, line: &str) -> bool;
+}
+
 /// A command line's first word and the rest, both trimmed; `None` for a blank line.
 pub fn split_command(line: &str) -> Option<(&str, &str)> {
     let line = line.trim();

@@ -20,6 +20,7 @@ use vampirc_uci::UciMessage;
 use crate::eval::TermSet;
 use crate::eval::wdl::{self, WdlModel};
 use crate::game::{AnyPosition, Game};
+use crate::protocol::Session;
 use crate::protocol::definitions::{self, DefinitionCommands, Dialect};
 use crate::protocol::notation;
 use crate::search::engine::Engine;
@@ -131,12 +132,6 @@ impl UciSession {
         self.say(&format!("info string error: {text}"));
     }
 
-    /// Tells the GUI of a problem found before the session began (a refused variant file of
-    /// `--variant-path`).
-    pub fn note_problem(&self, text: &str) {
-        self.error(text);
-    }
-
     pub fn game(&self) -> &Game {
         &self.game
     }
@@ -178,9 +173,16 @@ impl UciSession {
             self.handle_line(&line);
         }
     }
+}
 
-    /// Handles one line; returns false on `quit`.
-    pub fn handle_line(&mut self, line: &str) -> bool {
+impl Session for UciSession {
+    const COMMENT: &'static str = "";
+
+    fn note_problem(&self, text: &str) {
+        self.error(text);
+    }
+
+    fn handle_line(&mut self, line: &str) -> bool {
         let current = &self.game.variant().name;
         let Some((first, rest)) =
             self.definitions
@@ -241,7 +243,9 @@ impl UciSession {
         }
         true
     }
+}
 
+impl UciSession {
     fn uci(&self) {
         self.say(&format!("id name {ENGINE_NAME}"));
         self.say(&format!("id author {ENGINE_AUTHOR}"));

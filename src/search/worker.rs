@@ -1579,48 +1579,57 @@ mod tests {
             depth: 5,
             nodes: 0,
         };
-        let level = result(Score::Centipawns(0));
-        let done =
-            |limits: &Limits, ponder: bool, elapsed: u64, factor: f64, best: &SearchResult| {
-                let control = SearchControl::new(ponder);
-                let mut state = shared(&tt, &control, limits.clone(), ms(4000), ms(elapsed));
-                state.budget = Budget {
-                    soft: ms(1000),
-                    hard: ms(4000),
-                };
-                let mut data = ThreadData::default();
-                let worker = Worker::new(0, &state, &mut data, &pos, &[]);
-                worker.iterations_done(best, factor)
+        let done = |limits: &Limits, ponder: bool, elapsed: u64, factor: f64, score: Score| {
+            let control = SearchControl::new(ponder);
+            let mut state = shared(&tt, &control, limits.clone(), ms(4000), ms(elapsed));
+            state.budget = Budget {
+                soft: ms(1000),
+                hard: ms(4000),
             };
+            let mut data = ThreadData::default();
+            let worker = Worker::new(0, &state, &mut data, &pos, &[]);
+            worker.iterations_done(&result(score), factor)
+        };
         let clock = Limits {
             time_left: Some(ms(60_000)),
             ..Limits::default()
         };
-        assert!(!done(&clock, false, 500, 1.0, &level));
-        assert!(done(&clock, false, 700, 1.0, &level));
-        assert!(!done(&clock, false, 1100, 2.0, &level));
-        assert!(done(&clock, false, 1300, 2.0, &level));
-        assert!(done(&clock, false, 350, 0.5, &level));
-        assert!(done(&clock, false, 4100, 10.0, &level));
         let fixed = Limits {
             movetime: Some(ms(4000)),
             ..Limits::default()
         };
-        assert!(!done(&fixed, false, 3900, 1.0, &level));
-        assert!(done(&fixed, false, 4100, 1.0, &level));
-        assert!(!done(&clock, true, 3000, 1.0, &level));
         let infinite = Limits {
             infinite: true,
             ..clock.clone()
         };
-        assert!(!done(&infinite, false, 3000, 1.0, &level));
         let mate = Limits {
             mate_in: Some(3),
             ..Limits::default()
         };
-        assert!(done(&mate, false, 0, 1.0, &result(Score::Mate(3))));
-        assert!(!done(&mate, false, 0, 1.0, &result(Score::Mate(4))));
-        assert!(!done(&mate, false, 0, 1.0, &result(Score::Mate(-2))));
+        let level = Score::Centipawns(0);
+        // (limits, pondering, elapsed ms, time factor, score, done)
+        let cases = [
+            (&clock, false, 500, 1.0, level, false),
+            (&clock, false, 700, 1.0, level, true),
+            (&clock, false, 1100, 2.0, level, false),
+            (&clock, false, 1300, 2.0, level, true),
+            (&clock, false, 350, 0.5, level, true),
+            (&clock, false, 4100, 10.0, level, true),
+            (&fixed, false, 3900, 1.0, level, false),
+            (&fixed, false, 4100, 1.0, level, true),
+            (&clock, true, 3000, 1.0, level, false),
+            (&infinite, false, 3000, 1.0, level, false),
+            (&mate, false, 0, 1.0, Score::Mate(3), true),
+            (&mate, false, 0, 1.0, Score::Mate(4), false),
+            (&mate, false, 0, 1.0, Score::Mate(-2), false),
+        ];
+        for (limits, ponder, elapsed, factor, score, expected) in cases {
+            assert_eq!(
+                done(limits, ponder, elapsed, factor, score),
+                expected,
+                "{limits:?}, pondering {ponder}, {elapsed} ms, factor {factor}, {score:?}"
+            );
+        }
     }
 
     /// The correction history moves the static evaluation by what searches found in

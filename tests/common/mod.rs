@@ -215,23 +215,6 @@ impl SharedBuffer {
     }
 }
 
-/// A protocol session that takes its input a line at a time.
-pub trait LineSession {
-    fn handle_line(&mut self, line: &str) -> bool;
-}
-
-impl LineSession for magus::protocol::uci::UciSession {
-    fn handle_line(&mut self, line: &str) -> bool {
-        magus::protocol::uci::UciSession::handle_line(self, line)
-    }
-}
-
-impl LineSession for magus::protocol::xboard::XboardSession {
-    fn handle_line(&mut self, line: &str) -> bool {
-        magus::protocol::xboard::XboardSession::handle_line(self, line)
-    }
-}
-
 /// A session driven directly by a test, its output read back as lines: `mark` is where the
 /// output of the last `feed` begins, `read` how much of the output the test has taken.
 pub struct Transcript<S> {
@@ -241,7 +224,7 @@ pub struct Transcript<S> {
     pub read: usize,
 }
 
-impl<S: LineSession> Transcript<S> {
+impl<S: magus::protocol::Session> Transcript<S> {
     pub fn new(make: impl FnOnce(magus::protocol::uci::Output) -> S) -> Transcript<S> {
         let buffer = SharedBuffer::default();
         Transcript {

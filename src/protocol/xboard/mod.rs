@@ -24,6 +24,7 @@ use std::time::Duration;
 use crate::board::{Color, Move, Square};
 use crate::game::outcome::outcome;
 use crate::game::{AnyPosition, Game};
+use crate::protocol::Session;
 use crate::protocol::definitions::{self, DefinitionCommands, Dialect};
 use crate::protocol::notation::MoveError;
 use crate::protocol::uci::{ENGINE_NAME, Output, PAYOFF_STALEMATE_BONUS, max_threads, say};
@@ -191,12 +192,6 @@ impl XboardSession {
         }
     }
 
-    /// Tells the GUI of a problem found before the session began (a refused variant file of
-    /// `--variant-path`), as a comment line.
-    pub fn note_problem(&self, text: &str) {
-        self.say(&format!("# error: {text}"));
-    }
-
     pub fn game(&self) -> &Game {
         &self.game
     }
@@ -270,9 +265,16 @@ impl XboardSession {
     fn thinking(&self) -> bool {
         lock(&self.turn).thinking
     }
+}
 
-    /// Handles one line; returns false on `quit`.
-    pub fn handle_line(&mut self, line: &str) -> bool {
+impl Session for XboardSession {
+    const COMMENT: &'static str = "# ";
+
+    fn note_problem(&self, text: &str) {
+        self.say(&format!("{}error: {text}", Self::COMMENT));
+    }
+
+    fn handle_line(&mut self, line: &str) -> bool {
         let current = &self.game.variant().name;
         let parsed = self
             .definitions
@@ -402,7 +404,9 @@ impl XboardSession {
         }
         true
     }
+}
 
+impl XboardSession {
     fn side_to_move(&self) -> Color {
         with_position!(self.game.position(), p => p.side())
     }
