@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand};
 
 use magus::game::{AnyPosition, check_variant};
 use magus::protocol::Session;
-use magus::protocol::uci::UciSession;
+use magus::protocol::uci::{Output, UciSession};
 use magus::protocol::xboard::XboardSession;
 use magus::variant::Registry;
 
@@ -211,15 +211,11 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Uci) => {
-            speak(UciSession::new(registry, stdout_output()), None, &problems);
+            speak(UciSession::new, registry, None, &problems);
             Ok(())
         }
         Some(Command::Xboard) => {
-            speak(
-                XboardSession::new(registry, stdout_output()),
-                None,
-                &problems,
-            );
+            speak(XboardSession::new, registry, None, &problems);
             Ok(())
         }
         Some(Command::Perft {
@@ -566,7 +562,7 @@ fn analyze(registry: &Registry, args: &AnalyzeArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn stdout_output() -> magus::protocol::uci::Output {
+fn stdout_output() -> Output {
     std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()))
 }
 
@@ -601,23 +597,22 @@ fn run_detected(registry: Registry, problems: &[String]) {
     }
     drop(stdin);
     if first.split_whitespace().next() == Some("xboard") {
-        speak(
-            XboardSession::new(registry, stdout_output()),
-            Some(&first),
-            problems,
-        );
+        speak(XboardSession::new, registry, Some(&first), problems);
     } else {
-        speak(
-            UciSession::new(registry, stdout_output()),
-            Some(&first),
-            problems,
-        );
+        speak(UciSession::new, registry, Some(&first), problems);
     }
 }
 
-/// Runs a protocol session: the greeting (unless the first line was read already, in which
-/// case `run_detected` greeted), the variant files it could not load, then every line.
-fn speak<S: Session>(mut session: S, first: Option<&str>, problems: &[String]) {
+/// Runs a protocol session on standard output, made by `new`: the greeting (unless the first
+/// line was read already, in which case `run_detected` greeted), the variant files it could
+/// not load, then every line.
+fn speak<S: Session>(
+    new: fn(Registry, Output) -> S,
+    registry: Registry,
+    first: Option<&str>,
+    problems: &[String],
+) {
+    let mut session = new(registry, stdout_output());
     if first.is_none() {
         greet(S::COMMENT);
     }
