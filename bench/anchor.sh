@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # magus against Fairy-Stockfish at node odds (docs/search.md, "Against Fairy-Stockfish at node
 # odds"): magus at 30,000 nodes a move, Fairy-Stockfish at 12,000, where magus scores about
-# 40 % in chess; near half the points a game says the most, so a few hundred games measure a
+# 40 % in chess; near half the points a game says the most, so 400 games (six to ten minutes) measure a
 # change against another engine's judgement instead of magus's own. A fixed node count makes
 # every move independent of the machine's load.
 #
@@ -31,5 +31,5 @@ target/release/magus match --variant "$VARIANT" \
     --engine "name=magus,option.Hash=64${MAGUS_OPTIONS:+,$MAGUS_OPTIONS}" \
     --engine "name=fairy-stockfish,cmd=$FSF,option.Hash=64,nodes=$FSF_NODES${FSF_OPTIONS:+,$FSF_OPTIONS}" \
     --nodes "$NODES" --games 2 --rounds $((GAMES / 2)) --random-plies 8 --opening-balance 100 \
-    --seed "$SEED" --concurrency 2 --void-illegal fairy-stockfish --rating-interval 50 \
+    --seed "$SEED" --concurrency 2 --void-illegal fairy-stockfish \
     --pgnout "$HERE/anchor-$VARIANT-$SEED.pgn"

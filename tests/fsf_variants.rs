@@ -8,11 +8,11 @@
 
 mod common;
 
-use magus::protocol::Session;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use magus::game::{AnyPosition, check_variant};
+use magus::protocol::Session;
 use magus::protocol::uci::UciSession;
 use magus::protocol::xboard::XboardSession;
 use magus::variant::Registry;

@@ -1,10 +1,10 @@
 //! Inputs the fuzz targets (fuzz/) found to break the engine, each kept as a test of the
 //! rule it broke.
 
-use magus::protocol::Session;
 use std::sync::{Arc, Mutex};
 
 use magus::game::AnyPosition;
+use magus::protocol::Session;
 use magus::protocol::uci::{Output, UciSession};
 use magus::variant::Registry;
 use magus::with_position;

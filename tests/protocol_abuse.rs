@@ -10,12 +10,12 @@
 
 mod common;
 
-use magus::protocol::Session;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use magus::protocol::Session;
 use magus::protocol::uci::{Output, UciSession};
 use magus::variant::Registry;
 use rand::rngs::StdRng;

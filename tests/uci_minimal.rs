@@ -4,9 +4,9 @@
 mod common;
 
 use common::SharedBuffer as Output;
-use magus::protocol::Session;
 
 use magus::game::AnyPosition;
+use magus::protocol::Session;
 use magus::protocol::uci::UciSession;
 use magus::variant::Registry;
 

@@ -4,9 +4,9 @@
 
 mod common;
 
-use magus::protocol::Session;
 use std::time::Duration;
 
+use magus::protocol::Session;
 use magus::protocol::uci::{PAYOFF_STALEMATE_BONUS, UciSession};
 use magus::variant::Registry;
 use magus::with_position;

@@ -4,10 +4,10 @@
 
 mod common;
 
-use magus::protocol::Session;
 use std::time::Duration;
 
 use magus::game::AnyPosition;
+use magus::protocol::Session;
 use magus::protocol::xboard::{
     XboardSession, expected_share, first_rank, parse_xboard, piece_to_char, resign_now,
     resignation_value, to_xboard, variant_definition, xboard_checkable,
