@@ -391,6 +391,54 @@ fn a_slider_on_a_file_without_its_own_pawns_counts_open_or_half_open() {
 }
 
 #[test]
+fn pawns_side_by_side_count_as_a_phalanx_by_how_far_they_have_come() {
+    // d4 and e4 have come 2 of 6 ranks each: two pawns, a third of the way.
+    let (mg, eg) = chess_count("4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1", "pawns.phalanx");
+    assert!((mg - 2.0 * 0.33).abs() < 0.01 && mg == eg, "{mg}");
+    // Pawns on d4 and e3 stand on different ranks: no phalanx (but one defends the other).
+    let chain = "4k3/8/8/8/3P4/4P3/8/4K3 w - - 0 1";
+    assert_eq!(chess_count(chain, "pawns.phalanx"), (0.0, 0.0));
+    assert_eq!(chess_count(chain, "pawns.supported"), (1.0, 1.0));
+    // Pawns on a4 and h4 are not beside one another across the board's edge.
+    let apart = "4k3/8/8/8/P6P/8/8/4K3 w - - 0 1";
+    assert_eq!(chess_count(apart, "pawns.phalanx"), (0.0, 0.0));
+}
+
+#[test]
+fn a_pawn_no_neighbour_can_support_and_an_enemy_pawn_stops_is_backward() {
+    // d3 stands behind c4, so no pawn can come level with it; e5 attacks d4, its next square.
+    let backward = "4k3/8/8/4p3/2P5/3P4/8/4K3 w - - 0 1";
+    assert_eq!(chess_count(backward, "pawns.backward"), (1.0, 1.0));
+    // Without the pawn on e5 it may advance: not backward.
+    let free = "4k3/8/8/8/2P5/3P4/8/4K3 w - - 0 1";
+    assert_eq!(chess_count(free, "pawns.backward"), (0.0, 0.0));
+    // A pawn on c2, behind d3, could still come to support it.
+    let supportable = "4k3/8/8/4p3/8/3P4/2P5/4K3 w - - 0 1";
+    assert_eq!(chess_count(supportable, "pawns.backward"), (0.0, 0.0));
+    // An isolated pawn is isolated, not backward.
+    let isolated = "4k3/8/8/4p3/8/3P4/8/4K3 w - - 0 1";
+    assert_eq!(chess_count(isolated, "pawns.backward"), (0.0, 0.0));
+}
+
+#[test]
+fn a_piece_in_the_enemy_half_a_pawn_defends_and_no_enemy_pawn_can_attack_is_on_an_outpost() {
+    // The Knight on d5 is defended by e4; Black's pawns on a7 and h7 can never attack it.
+    let outpost = "4k3/p6p/8/3N4/4P3/8/8/4K3 w - - 0 1";
+    assert_eq!(chess_count(outpost, "outpost.N"), (1.0, 1.0));
+    // A pawn on c7 can come to c6 and drive it away.
+    let chased = "4k3/p1p4p/8/3N4/4P3/8/8/4K3 w - - 0 1";
+    assert_eq!(chess_count(chased, "outpost.N"), (0.0, 0.0));
+    // Undefended, or in its own half, it is no outpost.
+    let alone = "4k3/p6p/8/3N4/8/8/8/4K3 w - - 0 1";
+    assert_eq!(chess_count(alone, "outpost.N"), (0.0, 0.0));
+    let home = "4k3/p6p/8/8/8/3N4/4P3/4K3 w - - 0 1";
+    assert_eq!(chess_count(home, "outpost.N"), (0.0, 0.0));
+    // Black's outpost on e4 (its fifth rank), defended by d5, counts against White.
+    let black = "4k3/8/8/3p4/4n3/8/P6P/4K3 w - - 0 1";
+    assert_eq!(chess_count(black, "outpost.N"), (-1.0, -1.0));
+}
+
+#[test]
 fn two_pieces_of_a_kind_count_as_a_pair() {
     let pair = "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1";
     assert_eq!(chess_count(pair, "pair.B"), (1.0, 1.0));

@@ -371,6 +371,10 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
                 let file = layout.dims.file(sq) as usize;
                 open_file(tables, color, file, k, pawns, sink);
             }
+            if let (Some(pawns), Some(pawn)) = (pawns, layout.pawn) {
+                let guarded = attacks_by_kind[c][pawn.index()].has(sq);
+                outpost(tables, color, sq, k, guarded, pawns[them.index()], sink);
+            }
             attacks_by_kind[c][k] |= attacks;
             let on_zone = (attacks & zones[them.index()]).count() as i32;
             attack_units[c] += on_zone * tables.attack_weight[k];
@@ -409,7 +413,7 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
 
     pairs(pos, params, sink);
     if let Some(pawn) = layout.pawn {
-        pawn_structure(pos, tables, pawn, sink);
+        pawn_structure(pos, tables, pawn, &attacks_by_kind, sink);
     }
     let (hanging_w, safe_check_w) = (params.hanging, params.safe_check);
     if S::TRACING || !hanging_w.is_zero() || !safe_check_w.is_zero() {
@@ -503,22 +507,62 @@ fn pawn_structure<B: Bitboard, S: Sink>(
     pos: &Position<B>,
     tables: &EvalTables<B>,
     pawn: Kind,
+    attacks_by_kind: &[[B; MAX_KINDS]; 2],
     sink: &mut S,
 ) {
     let params = &tables.params;
     let dims = pos.layout().dims;
+    let (phalanx_w, supported_w, backward_w) =
+        (params.phalanx, params.supported_pawn, params.backward_pawn);
+    let structure = S::TRACING || !(phalanx_w.is_zero() && supported_w.is_zero());
+    let backward = S::TRACING || !backward_w.is_zero();
     for color in Color::BOTH {
         let ours = pos.pieces(color, pawn);
         let theirs = pos.pieces(!color, pawn);
+        let our_pawn_attacks = attacks_by_kind[color.index()][pawn.index()];
+        let their_pawn_attacks = attacks_by_kind[(!color).index()][pawn.index()];
         for sq in ours.squares() {
             let file = dims.file(sq) as usize;
+            let progress = tables.progress(color, sq);
             if (theirs & tables.passed_mask(color, sq)).is_empty() {
-                let progress = tables.progress(color, sq);
                 passed_pawn(pos, params, color, sq, progress, sink);
             }
-            if (ours & tables.adjacent_files[file]).is_empty() {
+            let neighbours = ours & tables.adjacent_files[file];
+            if neighbours.is_empty() {
                 let w = params.isolated_pawn;
                 sink.add_times(TermId::Pawns, w, color, 1);
+            } else if backward {
+                // No pawn on the next files is level with it or behind it, so none can come
+                // to defend it, and an enemy pawn stops it from catching up.
+                let forward = if color == Color::White { 1 } else { -1 };
+                let unsupportable = (neighbours & !tables.passed_mask(color, sq)).is_empty();
+                if unsupportable
+                    && let Some(next) = dims.offset(sq, 0, forward)
+                    && their_pawn_attacks.has(next)
+                {
+                    sink.add_times(TermId::Pawns, backward_w, color, 1);
+                }
+            }
+            if structure {
+                let beside = [-1, 1]
+                    .into_iter()
+                    .filter_map(|df| dims.offset(sq, df, 0))
+                    .any(|s| ours.has(s));
+                if beside {
+                    sink.add(
+                        TermId::Pawns,
+                        color,
+                        phalanx_w.mg * progress / 100,
+                        phalanx_w.eg * progress / 100,
+                    );
+                    if S::TRACING {
+                        let share = progress as f32 / 100.0;
+                        sink.count(phalanx_w, color, share, share);
+                    }
+                }
+                if our_pawn_attacks.has(sq) {
+                    sink.add_times(TermId::Pawns, supported_w, color, 1);
+                }
             }
             let ahead = ours & tables.front_span(color, sq);
             // A pawn still where the setup put it behind another (Magi's d2/d3 and g2/g3,
@@ -576,6 +620,31 @@ fn safe_checks<B: Bitboard, S: Sink>(
         if count > 0 {
             sink.add_times(TermId::KingSafety, w, color, count);
         }
+    }
+}
+
+/// A piece in the enemy half that a pawn of its side defends and that no enemy pawn can ever
+/// attack (none stands ahead of it on the next files) is hard to drive away.
+fn outpost<B: Bitboard, S: Sink>(
+    tables: &EvalTables<B>,
+    color: Color,
+    sq: Square,
+    k: usize,
+    guarded_by_pawn: bool,
+    their_pawns: B,
+    sink: &mut S,
+) {
+    let w = tables.params.outpost[k];
+    if (!S::TRACING && w.is_zero())
+        || !guarded_by_pawn
+        || !tables.outpost_ranks[color.index()].has(sq)
+    {
+        return;
+    }
+    // The squares an enemy pawn could attack it from are ahead of it on the next files.
+    let attackers = tables.passed_mask(color, sq) & !tables.front_span(color, sq);
+    if (their_pawns & attackers).is_empty() {
+        sink.add_times(TermId::Placement, w, color, 1);
     }
 }
 

@@ -81,6 +81,16 @@ pub struct Params {
     pub passed_king_distance: W,
     pub isolated_pawn: W,
     pub doubled_pawn: W,
+    /// A pawn with a pawn of its side beside it (same rank, next file), by how far it has come.
+    pub phalanx: W,
+    /// A pawn that a pawn of its side defends.
+    pub supported_pawn: W,
+    /// A pawn (not isolated) that no pawn of its side on the next files can come level with
+    /// to support, whose next square an enemy pawn attacks.
+    pub backward_pawn: W,
+    /// Per kind: standing in the enemy half (from the middle rank to three short of the last),
+    /// defended by a pawn, where no enemy pawn can ever attack it.
+    pub outpost: Vec<W>,
     /// Per enemy piece attacked by a piece of ours worth less.
     pub threat_by_lesser: W,
     /// Per enemy piece but a pawn or the King that we attack and they do not defend.
@@ -151,6 +161,10 @@ impl Params {
             passed_king_distance: get("pawns.passed_king_distance"),
             isolated_pawn: get("pawns.isolated"),
             doubled_pawn: get("pawns.doubled"),
+            phalanx: get("pawns.phalanx"),
+            supported_pawn: get("pawns.supported"),
+            backward_pawn: get("pawns.backward"),
+            outpost: per_kind("outpost"),
             threat_by_lesser: get("threats.by_lesser"),
             hanging: get("threats.hanging"),
             unswapped: get("swap_in.unswapped"),

@@ -50,6 +50,9 @@ pub struct EvalTables<B: Bitboard> {
     pub kinds_by_value: Vec<Kind>,
     /// Per colour: the pawns of the start position, on their setup squares.
     pub setup_pawns: [B; 2],
+    /// Per colour: the ranks a piece stands on an outpost in, from the middle rank to three
+    /// short of the last (the fourth to the sixth in chess).
+    pub outpost_ranks: [B; 2],
 }
 
 /// Reach of a piece on a board with only the start position's holes.
@@ -244,6 +247,13 @@ impl<B: Bitboard> EvalTables<B> {
             (Some(p), Some(pawn)) => p.pieces(color, pawn),
             _ => B::EMPTY,
         });
+        let outpost_ranks = Color::BOTH.map(|color| {
+            let ranks = dims.ranks as i32;
+            square_set(&|t| {
+                let r = relative(color, t);
+                r >= ranks / 2 - 1 && r <= ranks - 3
+            })
+        });
         EvalTables {
             values: params.material.iter().map(|w| w.mg).collect(),
             endgame_values: params.material.iter().map(|w| w.eg).collect(),
@@ -267,6 +277,7 @@ impl<B: Bitboard> EvalTables<B> {
             adjacent_files,
             kinds_by_value,
             setup_pawns,
+            outpost_ranks,
         }
     }
 
