@@ -15,7 +15,8 @@
 # FSF is a Fairy-Stockfish binary built from its public source (a `largeboards` build for
 # Magi, with FSF_OPTIONS naming its definition of Magi, ../shared/anchors/fairy-stockfish/magi.ini).
 # NODES and FSF_NODES change the odds; at the odds above magus scored about 40 % in chess and
-# about half the points in Magi (200 games). Two games at a time. Writes anchor-VARIANT-SEED.pgn here.
+# about half the points in Magi (200 games). Two games at a time. Writes
+# anchor-VARIANT-SEED.pgn here.
 set -euo pipefail
 VARIANT=${1:?give the variant}
 GAMES=${2:-400}

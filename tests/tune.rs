@@ -421,14 +421,14 @@ fn a_pawn_no_neighbour_can_support_and_an_enemy_pawn_stops_is_backward() {
 }
 
 #[test]
-fn a_piece_in_the_enemy_half_a_pawn_defends_and_no_enemy_pawn_can_attack_is_on_an_outpost() {
+fn an_advanced_piece_a_pawn_defends_and_no_enemy_pawn_can_attack_is_on_an_outpost() {
     // The Knight on d5 is defended by e4; Black's pawns on a7 and h7 can never attack it.
     let outpost = "4k3/p6p/8/3N4/4P3/8/8/4K3 w - - 0 1";
     assert_eq!(chess_count(outpost, "outpost.N"), (1.0, 1.0));
     // A pawn on c7 can come to c6 and drive it away.
     let chased = "4k3/p1p4p/8/3N4/4P3/8/8/4K3 w - - 0 1";
     assert_eq!(chess_count(chased, "outpost.N"), (0.0, 0.0));
-    // Undefended, or in its own half, it is no outpost.
+    // Undefended, or on its third rank, it is no outpost.
     let alone = "4k3/p6p/8/3N4/8/8/8/4K3 w - - 0 1";
     assert_eq!(chess_count(alone, "outpost.N"), (0.0, 0.0));
     let home = "4k3/p6p/8/8/8/3N4/4P3/4K3 w - - 0 1";

@@ -623,8 +623,8 @@ fn safe_checks<B: Bitboard, S: Sink>(
     }
 }
 
-/// A piece in the enemy half that a pawn of its side defends and that no enemy pawn can ever
-/// attack (none stands ahead of it on the next files) is hard to drive away.
+/// An advanced piece that a pawn of its side defends and that no enemy pawn can ever attack
+/// (none stands ahead of it on the next files) is hard to drive away.
 fn outpost<B: Bitboard, S: Sink>(
     tables: &EvalTables<B>,
     color: Color,

@@ -88,8 +88,8 @@ pub struct Params {
     /// A pawn (not isolated) that no pawn of its side on the next files can come level with
     /// to support, whose next square an enemy pawn attacks.
     pub backward_pawn: W,
-    /// Per kind: standing in the enemy half (from the middle rank to three short of the last),
-    /// defended by a pawn, where no enemy pawn can ever attack it.
+    /// Per kind: standing advanced (from the last rank of its own half to three short of the
+    /// far end), defended by a pawn, where no enemy pawn can ever attack it.
     pub outpost: Vec<W>,
     /// Per enemy piece attacked by a piece of ours worth less.
     pub threat_by_lesser: W,

@@ -50,8 +50,8 @@ pub struct EvalTables<B: Bitboard> {
     pub kinds_by_value: Vec<Kind>,
     /// Per colour: the pawns of the start position, on their setup squares.
     pub setup_pawns: [B; 2],
-    /// Per colour: the ranks a piece stands on an outpost in, from the middle rank to three
-    /// short of the last (the fourth to the sixth in chess).
+    /// Per colour: the ranks a piece stands on an outpost in, from the last of its own half to
+    /// three short of the far end (the fourth to the sixth in chess).
     pub outpost_ranks: [B; 2],
 }
 

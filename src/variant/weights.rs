@@ -360,7 +360,7 @@ impl Weights {
                         [0, 0],
                         TERM_RANGE,
                         format!(
-                            "{} in the enemy half, defended by a pawn, where no enemy pawn can attack it",
+                            "{} advanced (4th to 6th rank in chess), defended by a pawn, where no enemy pawn can attack it",
                             p.name
                         ),
                     );
