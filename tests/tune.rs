@@ -404,38 +404,75 @@ fn pawns_side_by_side_count_as_a_phalanx_by_how_far_they_have_come() {
     assert_eq!(chess_count(apart, "pawns.phalanx"), (0.0, 0.0));
 }
 
+/// Each case: what it shows, a chess position, and the count of `key` in it (White's less
+/// Black's, the same in both phases).
+fn assert_counts(key: &str, cases: &[(&str, &str, f32)]) {
+    for &(what, fen, count) in cases {
+        assert_eq!(
+            chess_count(fen, key),
+            (count, count),
+            "{key}: {what} ({fen})"
+        );
+    }
+}
+
 #[test]
 fn a_pawn_no_neighbour_can_support_and_an_enemy_pawn_stops_is_backward() {
-    // d3 stands behind c4, so no pawn can come level with it; e5 attacks d4, its next square.
-    let backward = "4k3/8/8/4p3/2P5/3P4/8/4K3 w - - 0 1";
-    assert_eq!(chess_count(backward, "pawns.backward"), (1.0, 1.0));
-    // Without the pawn on e5 it may advance: not backward.
-    let free = "4k3/8/8/8/2P5/3P4/8/4K3 w - - 0 1";
-    assert_eq!(chess_count(free, "pawns.backward"), (0.0, 0.0));
-    // A pawn on c2, behind d3, could still come to support it.
-    let supportable = "4k3/8/8/4p3/8/3P4/2P5/4K3 w - - 0 1";
-    assert_eq!(chess_count(supportable, "pawns.backward"), (0.0, 0.0));
-    // An isolated pawn is isolated, not backward.
-    let isolated = "4k3/8/8/4p3/8/3P4/8/4K3 w - - 0 1";
-    assert_eq!(chess_count(isolated, "pawns.backward"), (0.0, 0.0));
+    assert_counts(
+        "pawns.backward",
+        &[
+            (
+                "d3 behind c4, so none can come level with it; e5 attacks d4, its next square",
+                "4k3/8/8/4p3/2P5/3P4/8/4K3 w - - 0 1",
+                1.0,
+            ),
+            (
+                "without the pawn on e5 it may advance",
+                "4k3/8/8/8/2P5/3P4/8/4K3 w - - 0 1",
+                0.0,
+            ),
+            (
+                "a pawn on c2, behind d3, could still come to support it",
+                "4k3/8/8/4p3/8/3P4/2P5/4K3 w - - 0 1",
+                0.0,
+            ),
+            (
+                "an isolated pawn is isolated, not backward",
+                "4k3/8/8/4p3/8/3P4/8/4K3 w - - 0 1",
+                0.0,
+            ),
+        ],
+    );
 }
 
 #[test]
 fn an_advanced_piece_a_pawn_defends_and_no_enemy_pawn_can_attack_is_on_an_outpost() {
-    // The Knight on d5 is defended by e4; Black's pawns on a7 and h7 can never attack it.
-    let outpost = "4k3/p6p/8/3N4/4P3/8/8/4K3 w - - 0 1";
-    assert_eq!(chess_count(outpost, "outpost.N"), (1.0, 1.0));
-    // A pawn on c7 can come to c6 and drive it away.
-    let chased = "4k3/p1p4p/8/3N4/4P3/8/8/4K3 w - - 0 1";
-    assert_eq!(chess_count(chased, "outpost.N"), (0.0, 0.0));
-    // Undefended, or on its third rank, it is no outpost.
-    let alone = "4k3/p6p/8/3N4/8/8/8/4K3 w - - 0 1";
-    assert_eq!(chess_count(alone, "outpost.N"), (0.0, 0.0));
-    let home = "4k3/p6p/8/8/8/3N4/4P3/4K3 w - - 0 1";
-    assert_eq!(chess_count(home, "outpost.N"), (0.0, 0.0));
-    // Black's outpost on e4 (its fifth rank), defended by d5, counts against White.
-    let black = "4k3/8/8/3p4/4n3/8/P6P/4K3 w - - 0 1";
-    assert_eq!(chess_count(black, "outpost.N"), (-1.0, -1.0));
+    assert_counts(
+        "outpost.N",
+        &[
+            (
+                "the Knight on d5, defended by e4, where a7 and h7 can never attack it",
+                "4k3/p6p/8/3N4/4P3/8/8/4K3 w - - 0 1",
+                1.0,
+            ),
+            (
+                "a pawn on c7 can come to c6 and drive it away",
+                "4k3/p1p4p/8/3N4/4P3/8/8/4K3 w - - 0 1",
+                0.0,
+            ),
+            ("undefended", "4k3/p6p/8/3N4/8/8/8/4K3 w - - 0 1", 0.0),
+            (
+                "on its third rank",
+                "4k3/p6p/8/8/8/3N4/4P3/4K3 w - - 0 1",
+                0.0,
+            ),
+            (
+                "Black's on e4 (its fifth rank), defended by d5, against White",
+                "4k3/8/8/3p4/4n3/8/P6P/4K3 w - - 0 1",
+                -1.0,
+            ),
+        ],
+    );
 }
 
 #[test]

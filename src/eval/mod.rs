@@ -110,6 +110,22 @@ pub(crate) trait Sink {
     #[inline(always)]
     fn fixed(&mut self, _color: Color, _mg: f32, _eg: f32) {}
 
+    /// `color` has `hundredths` / 100 of the weight `w` in term `term` (a share by how far a
+    /// pawn has come): the sum, rounded towards zero, and the count for a trace.
+    #[inline(always)]
+    fn add_hundredths(&mut self, term: TermId, w: W, color: Color, hundredths: i32) {
+        self.add(
+            term,
+            color,
+            w.mg * hundredths / 100,
+            w.eg * hundredths / 100,
+        );
+        if Self::TRACING {
+            let share = hundredths as f32 / 100.0;
+            self.count(w, color, share, share);
+        }
+    }
+
     /// `color` has `times` the weight `w` in term `term`: the sum, and the count for a trace.
     #[inline(always)]
     fn add_times(&mut self, term: TermId, w: W, color: Color, times: i32) {
@@ -521,6 +537,7 @@ fn pawn_structure<B: Bitboard, S: Sink>(
         let theirs = pos.pieces(!color, pawn);
         let our_pawn_attacks = attacks_by_kind[color.index()][pawn.index()];
         let their_pawn_attacks = attacks_by_kind[(!color).index()][pawn.index()];
+        let forward = if color == Color::White { 1 } else { -1 };
         for sq in ours.squares() {
             let file = dims.file(sq) as usize;
             let progress = tables.progress(color, sq);
@@ -534,7 +551,6 @@ fn pawn_structure<B: Bitboard, S: Sink>(
             } else if backward {
                 // No pawn on the next files is level with it or behind it, so none can come
                 // to defend it, and an enemy pawn stops it from catching up.
-                let forward = if color == Color::White { 1 } else { -1 };
                 let unsupportable = (neighbours & !tables.passed_mask(color, sq)).is_empty();
                 if unsupportable
                     && let Some(next) = dims.offset(sq, 0, forward)
@@ -549,16 +565,7 @@ fn pawn_structure<B: Bitboard, S: Sink>(
                     .filter_map(|df| dims.offset(sq, df, 0))
                     .any(|s| ours.has(s));
                 if beside {
-                    sink.add(
-                        TermId::Pawns,
-                        color,
-                        phalanx_w.mg * progress / 100,
-                        phalanx_w.eg * progress / 100,
-                    );
-                    if S::TRACING {
-                        let share = progress as f32 / 100.0;
-                        sink.count(phalanx_w, color, share, share);
-                    }
+                    sink.add_hundredths(TermId::Pawns, phalanx_w, color, progress);
                 }
                 if our_pawn_attacks.has(sq) {
                     sink.add_times(TermId::Pawns, supported_w, color, 1);
@@ -701,18 +708,8 @@ fn passed_pawn<B: Bitboard, S: Sink>(
     progress: i32,
     sink: &mut S,
 ) {
-    let mut by_progress = |w: W, times: i32| {
-        sink.add(
-            TermId::Pawns,
-            color,
-            w.mg * progress * times / 100,
-            w.eg * progress * times / 100,
-        );
-        if S::TRACING {
-            let share = (progress * times) as f32 / 100.0;
-            sink.count(w, color, share, share);
-        }
-    };
+    let mut by_progress =
+        |w: W, times: i32| sink.add_hundredths(TermId::Pawns, w, color, progress * times);
     by_progress(params.passed_pawn, 1);
     let (blocked, king_distance) = (params.passed_blocked, params.passed_king_distance);
     if !S::TRACING && blocked.is_zero() && king_distance.is_zero() {

@@ -331,27 +331,19 @@ impl Weights {
                 TERM_RANGE,
                 "doubled pawn".into(),
             );
-            pair(
-                &mut w,
-                "pawns.phalanx".into(),
-                [0, 0],
-                TERM_RANGE,
-                "pawn with a pawn of its side beside it, by how far it has come".into(),
-            );
-            pair(
-                &mut w,
-                "pawns.supported".into(),
-                [0, 0],
-                TERM_RANGE,
-                "pawn defended by a pawn of its side".into(),
-            );
-            pair(
-                &mut w,
-                "pawns.backward".into(),
-                [0, 0],
-                TERM_RANGE,
-                "pawn no pawn beside or behind can support, its next square attacked by an enemy pawn".into(),
-            );
+            for (key, about) in [
+                (
+                    "pawns.phalanx",
+                    "pawn with a pawn of its side beside it, by how far it has come",
+                ),
+                ("pawns.supported", "pawn defended by a pawn of its side"),
+                (
+                    "pawns.backward",
+                    "pawn no pawn beside or behind can support, its next square attacked by an enemy pawn",
+                ),
+            ] {
+                pair(&mut w, key.into(), [0, 0], TERM_RANGE, about.into());
+            }
             for p in &variant.pieces {
                 if p.role == Role::Ordinary {
                     pair(
