@@ -667,7 +667,7 @@ fn every_term_on(variant: &'static Variant) -> &'static Variant {
     for w in &mut copy.weights.list {
         if w.value == [0, 0] {
             w.value = match w.shape {
-                Shape::Single => [3, 3],
+                Shape::Single | Shape::Units => [3, 3],
                 Shape::Pair => [17, -11],
             };
         }
@@ -789,6 +789,51 @@ fn attacks_on_the_king_zone_score_for_the_attacker() {
     assert!(attacked.black("King safety") < safe.black("King safety"));
     assert_differ_only_in(&attacked, &safe, &["King safety"]);
     assert!(attacked.whole > safe.whole);
+}
+
+/// Black's King safety in a position of `variant`, White to move, under its hand-set weights
+/// with the singles `set` given these values.
+fn black_king_safety_with(variant: &str, set: &[(&str, i32)], fen: &str) -> i32 {
+    let mut copy = handset(variant).clone();
+    for &(key, value) in set {
+        let i = copy
+            .weights
+            .index(key)
+            .unwrap_or_else(|| panic!("no weight {key}"));
+        copy.weights.list[i].value = [value, value];
+    }
+    let v: &'static Variant = Box::leak(Box::new(copy));
+    Verdict::of(&AnyPosition::from_fen(v, Some(fen)).unwrap()).black("King safety")
+}
+
+/// The squares of the King's zone that the enemy attacks and nothing but the King defends
+/// join the attack: around a bare King on g8 more of them than once a Rook on a7 guards the
+/// seventh rank, and none around a King no piece attacks.
+#[test]
+fn weak_squares_of_the_kings_zone_add_to_the_attack() {
+    let drop = |fen: &str| {
+        let off = black_king_safety_with("chess", &[("king_safety.weak_square", 0)], fen);
+        let on = black_king_safety_with("chess", &[("king_safety.weak_square", 3)], fen);
+        off - on
+    };
+    let bare = drop("6k1/8/8/7Q/8/8/8/4KR2 w - - 0 1");
+    let guarded = drop("6k1/r7/8/7Q/8/8/8/4KR2 w - - 0 1");
+    let unattacked = drop("6k1/8/8/8/8/8/8/N3K3 w - - 0 1");
+    assert!(bare > guarded && guarded > 0, "{bare} {guarded}");
+    assert_eq!(unattacked, 0);
+}
+
+/// Each kind with a safe check joins the attack: the Queen on h5 and the Rook on f1 can check
+/// the King on g8 from g6 and g1, squares it does not guard; a Knight on a1 has no check.
+#[test]
+fn a_safe_check_adds_to_the_attack() {
+    let drop = |fen: &str| {
+        let off = black_king_safety_with("chess", &[("king_safety.check", 0)], fen);
+        let on = black_king_safety_with("chess", &[("king_safety.check", 5)], fen);
+        off - on
+    };
+    assert!(drop("6k1/8/8/7Q/8/8/8/4KR2 w - - 0 1") > 0);
+    assert_eq!(drop("6k1/8/8/8/8/8/8/N3K3 w - - 0 1"), 0);
 }
 
 /// A Knight on d4 attacks the Rook on c6; on e4 it does not (d4 and e4 are alike to its

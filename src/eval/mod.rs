@@ -397,6 +397,39 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
         }
     }
 
+    let (hanging_w, safe_check_w) = (params.hanging, params.safe_check);
+    let (weak_w, check_w) = (params.king_weak_square, params.king_check);
+    let needs_checks = S::TRACING || !safe_check_w.is_zero() || !check_w.is_zero();
+    let mut checks = [0; 2];
+    if needs_checks || !hanging_w.is_zero() || !weak_w.is_zero() {
+        let attacked = attacked_by_each_side(pos, &attacks_by_kind);
+        hanging(pos, &attacked, hanging_w, sink);
+        if needs_checks {
+            checks = safe_check_kinds(pos, &attacks_by_kind, &attacked);
+            for color in Color::BOTH {
+                sink.add_times(
+                    TermId::KingSafety,
+                    safe_check_w,
+                    color,
+                    checks[color.index()],
+                );
+            }
+        }
+        if !weak_w.is_zero() {
+            for color in Color::BOTH {
+                let (c, them) = (color.index(), (!color).index());
+                let defended = attacks_by_kind[c][..layout.kinds]
+                    .iter()
+                    .fold(B::EMPTY, |all, &a| all | a);
+                let weak = (zones[c] & attacked[them] & !defended).count() as i32;
+                attack_units[them] += weak * weak_w.mg;
+            }
+        }
+    }
+    for color in Color::BOTH {
+        attack_units[color.index()] += checks[color.index()] * check_w.mg;
+    }
+
     // King safety: attacks on the zone grow quadratically; a pawn shield helps.
     for color in Color::BOTH {
         let c = color.index();
@@ -430,12 +463,6 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
     pairs(pos, params, sink);
     if let Some(pawn) = layout.pawn {
         pawn_structure(pos, tables, pawn, &attacks_by_kind, sink);
-    }
-    let (hanging_w, safe_check_w) = (params.hanging, params.safe_check);
-    if S::TRACING || !hanging_w.is_zero() || !safe_check_w.is_zero() {
-        let attacked = attacked_by_each_side(pos, &attacks_by_kind);
-        hanging(pos, &attacked, hanging_w, sink);
-        safe_checks(pos, &attacks_by_kind, &attacked, safe_check_w, sink);
     }
     threats(pos, tables, &attacks_by_kind, sink);
     variant_terms::add(pos, tables, sink);
@@ -583,23 +610,18 @@ fn pawn_structure<B: Bitboard, S: Sink>(
     }
 }
 
-/// A kind of ours that can check the enemy King from a square that side does not guard (the
-/// King's own attacks included) threatens it, whether or not the check is played. One count
-/// per kind, however many such squares it has.
-fn safe_checks<B: Bitboard, S: Sink>(
+/// How many kinds of each side's pieces can check the enemy King from a square that side
+/// does not guard (the King's own attacks included), whether or not the check is played: one
+/// count per kind, however many such squares it has. Indexed by the checking side.
+fn safe_check_kinds<B: Bitboard>(
     pos: &Position<B>,
     attacks_by_kind: &[[B; MAX_KINDS]; 2],
     attacked: &[B; 2],
-    w: W,
-    sink: &mut S,
-) {
-    if !S::TRACING && w.is_zero() {
-        return;
-    }
+) -> [i32; 2] {
     let layout = pos.layout();
     let blockers = pos.blockers();
     let not_holes = !pos.holes();
-    for color in Color::BOTH {
+    Color::BOTH.map(|color| {
         let them = !color;
         let king_sq = pos.king(them);
         let unguarded = not_holes & !pos.color_bb(color) & !attacked[them.index()];
@@ -624,10 +646,8 @@ fn safe_checks<B: Bitboard, S: Sink>(
                 count += 1;
             }
         }
-        if count > 0 {
-            sink.add_times(TermId::KingSafety, w, color, count);
-        }
-    }
+        count
+    })
 }
 
 /// An advanced piece that a pawn of its side defends and that no enemy pawn can ever attack

@@ -70,6 +70,11 @@ pub struct Params {
     pub safe_check: W,
     /// Per unit of enemy attack on the King's zone (squared, then / 64); single.
     pub king_attack: W,
+    /// Attack units (not centipawns) per square of the King's zone that the enemy attacks and
+    /// nothing but the King defends, and per kind of enemy piece with a safe check: they join
+    /// the attack before it is squared, as in Stockfish's King danger; single.
+    pub king_weak_square: W,
+    pub king_check: W,
     /// Per own pawn in front of the King (its file and the two next to it, two ranks ahead).
     pub pawn_shield: W,
     /// Passed pawn by how far it has come (0 = its start rank, 100 % = the last but one).
@@ -155,6 +160,8 @@ impl Params {
             semi_open_file: per_kind("semi_open_file"),
             safe_check: get("king_safety.safe_check"),
             king_attack: get("king_safety.attack"),
+            king_weak_square: get("king_safety.weak_square"),
+            king_check: get("king_safety.check"),
             pawn_shield: get("king_safety.pawn_shield"),
             passed_pawn: get("pawns.passed"),
             passed_blocked: get("pawns.passed_blocked"),

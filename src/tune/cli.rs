@@ -329,7 +329,7 @@ fn definition_text(variant: &Variant) -> Result<String, String> {
 fn shown(w: &crate::variant::weights::Weight) -> String {
     match w.shape {
         Shape::Pair => format!("[{}, {}]", w.value[0], w.value[1]),
-        Shape::Single => w.value[0].to_string(),
+        Shape::Single | Shape::Units => w.value[0].to_string(),
     }
 }
 

@@ -38,7 +38,9 @@ impl Slots {
                     range.push(bounds);
                     range.push(bounds);
                 }
-                Shape::Single => {
+                // A units weight has no count in the trace (its term is not linear in it),
+                // so the fit leaves it where it is.
+                Shape::Single | Shape::Units => {
                     of.push((s, s));
                     range.push(bounds);
                 }

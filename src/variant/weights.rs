@@ -19,6 +19,11 @@ pub enum Shape {
     Pair,
     /// One number, for both phases (a weight that scales a term the code tapers itself).
     Single,
+    /// One number that shapes how a term is computed rather than scaling it (attack units
+    /// that join a King attack before it is squared): the term is not linear in it, so the
+    /// trace has no count for it and a fit leaves it where it is; a grid over held-out games
+    /// chooses it (docs/tuning.md).
+    Units,
 }
 
 /// One weight.
@@ -128,6 +133,16 @@ impl Weights {
             w.list.push(Weight {
                 key: key.to_string(),
                 shape: Shape::Single,
+                value: [value, value],
+                min: range.0,
+                max: range.1,
+                about: about.to_string(),
+            });
+        };
+        let units = |w: &mut Weights, key: &str, value: i32, range: (i32, i32), about: &str| {
+            w.list.push(Weight {
+                key: key.to_string(),
+                shape: Shape::Units,
                 value: [value, value],
                 min: range.0,
                 max: range.1,
@@ -278,6 +293,20 @@ impl Weights {
             6,
             (0, 1_000),
             "attack on the King's zone (units squared / 64)",
+        );
+        units(
+            &mut w,
+            "king_safety.weak_square",
+            0,
+            (0, 100),
+            "attack units per square of the King's zone the enemy attacks and only the King defends",
+        );
+        units(
+            &mut w,
+            "king_safety.check",
+            0,
+            (0, 100),
+            "attack units per kind of enemy piece that can check the King from a square it does not guard",
         );
         pair(
             &mut w,
@@ -486,7 +515,7 @@ impl Weights {
             .iter()
             .map(|w| match w.shape {
                 Shape::Pair => 2,
-                Shape::Single => 1,
+                Shape::Single | Shape::Units => 1,
             })
             .sum()
     }
@@ -540,7 +569,7 @@ impl Weights {
         let weight = &mut self.list[i];
         let number = |v: &toml::Value| v.as_integer().and_then(|n| i32::try_from(n).ok());
         let numbers = match weight.shape {
-            Shape::Single => number(value).map(|n| [n, n]).ok_or("a whole number"),
+            Shape::Single | Shape::Units => number(value).map(|n| [n, n]).ok_or("a whole number"),
             Shape::Pair => value
                 .as_array()
                 .filter(|a| a.len() == 2)
@@ -631,7 +660,7 @@ impl Weights {
             for (name, w) in rows {
                 let value = match w.shape {
                     Shape::Pair => format!("[{}, {}]", w.value[0], w.value[1]),
-                    Shape::Single => w.value[0].to_string(),
+                    Shape::Single | Shape::Units => w.value[0].to_string(),
                 };
                 out.push_str(&format!("{name:<width$} = {value:<12} # {}\n", w.about));
             }
