@@ -74,18 +74,19 @@ fn assert_mate(variant: &str, fen: &str, moves: u32) {
         Some(moves),
         "{variant} {fen}: the solver disagrees"
     );
-    // One thread: the mate at its exact distance, within six plies of slack beyond the plies
-    // of the mate and its answer (a selective search sees a mate a little deeper than its
-    // distance: with the extra reduction after many cut-offs below, the rook's mate in 3
-    // shows as a mate in 4 at depth 10 and as the mate in 3 from depth 12).
-    let result = search(&pos, &[], Limits::depth(2 * moves as i32 + 6), 1);
+    // One thread: the mate at its exact distance, within seven plies of slack beyond the
+    // plies of the mate and its answer (a selective search sees a mate a little deeper than
+    // its distance: with chess's King danger, which makes every square the rook attacks
+    // around a bare King weak, the rook's mate in 3 shows as a mate in 4 to depth 12 and as
+    // the mate in 3 from depth 13).
+    let result = search(&pos, &[], Limits::depth(2 * moves as i32 + 7), 1);
     assert_eq!(result.score, Score::Mate(moves as i32), "{variant} {fen}");
     assert_keeps_the_mate(&pos, result.best, moves, variant, fen);
     // Two threads (lazy SMP): each thread orders moves by its own histories and by the table
     // the other fills, so the main thread may reduce the quiet mating move at one depth and
     // see a longer mate first. Two more plies: a mate, never shorter than the solver's, at
     // most two moves longer, and played.
-    let result = search(&pos, &[], Limits::depth(2 * moves as i32 + 8), 2);
+    let result = search(&pos, &[], Limits::depth(2 * moves as i32 + 9), 2);
     let Score::Mate(found) = result.score else {
         panic!("{variant} {fen}, 2 threads: no mate ({:?})", result.score)
     };
