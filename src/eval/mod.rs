@@ -397,6 +397,9 @@ fn collect<B: Bitboard, S: Sink>(pos: &Position<B>, tables: &EvalTables<B>, sink
         }
     }
 
+    // What needs every square each side attacks: hanging pieces, safe checks (a linear term,
+    // and attack units), and the King zone's weak squares (attack units). The units join the
+    // attack on the zone before it is squared, as in Stockfish's King danger.
     let (hanging_w, safe_check_w) = (params.hanging, params.safe_check);
     let (weak_w, check_w) = (params.king_weak_square, params.king_check);
     let needs_checks = S::TRACING || !safe_check_w.is_zero() || !check_w.is_zero();
