@@ -791,19 +791,20 @@ fn attacks_on_the_king_zone_score_for_the_attacker() {
     assert!(attacked.whole > safe.whole);
 }
 
-/// Black's King safety in a position of `variant`, White to move, under its hand-set weights
-/// with the singles `set` given these values.
-fn black_king_safety_with(variant: &str, set: &[(&str, i32)], fen: &str) -> i32 {
-    let mut copy = handset(variant).clone();
-    for &(key, value) in set {
+/// How much Black's King safety falls in a chess position, White to move, under the hand-set
+/// weights, when the single weight `key` is `value` rather than zero.
+fn black_king_safety_lost_to(key: &str, value: i32, fen: &str) -> i32 {
+    let under = |value: i32| {
+        let mut copy = handset("chess").clone();
         let i = copy
             .weights
             .index(key)
             .unwrap_or_else(|| panic!("no weight {key}"));
         copy.weights.list[i].value = [value, value];
-    }
-    let v: &'static Variant = Box::leak(Box::new(copy));
-    Verdict::of(&AnyPosition::from_fen(v, Some(fen)).unwrap()).black("King safety")
+        let v: &'static Variant = Box::leak(Box::new(copy));
+        Verdict::of(&AnyPosition::from_fen(v, Some(fen)).unwrap()).black("King safety")
+    };
+    under(0) - under(value)
 }
 
 /// The squares of the King's zone that the enemy attacks and nothing but the King defends
@@ -811,14 +812,10 @@ fn black_king_safety_with(variant: &str, set: &[(&str, i32)], fen: &str) -> i32 
 /// seventh rank, and none around a King no piece attacks.
 #[test]
 fn weak_squares_of_the_kings_zone_add_to_the_attack() {
-    let drop = |fen: &str| {
-        let off = black_king_safety_with("chess", &[("king_safety.weak_square", 0)], fen);
-        let on = black_king_safety_with("chess", &[("king_safety.weak_square", 3)], fen);
-        off - on
-    };
-    let bare = drop("6k1/8/8/7Q/8/8/8/4KR2 w - - 0 1");
-    let guarded = drop("6k1/r7/8/7Q/8/8/8/4KR2 w - - 0 1");
-    let unattacked = drop("6k1/8/8/8/8/8/8/N3K3 w - - 0 1");
+    let lost = |fen| black_king_safety_lost_to("king_safety.weak_square", 3, fen);
+    let bare = lost("6k1/8/8/7Q/8/8/8/4KR2 w - - 0 1");
+    let guarded = lost("6k1/r7/8/7Q/8/8/8/4KR2 w - - 0 1");
+    let unattacked = lost("6k1/8/8/8/8/8/8/N3K3 w - - 0 1");
     assert!(bare > guarded && guarded > 0, "{bare} {guarded}");
     assert_eq!(unattacked, 0);
 }
@@ -827,13 +824,9 @@ fn weak_squares_of_the_kings_zone_add_to_the_attack() {
 /// the King on g8 from g6 and g1, squares it does not guard; a Knight on a1 has no check.
 #[test]
 fn a_safe_check_adds_to_the_attack() {
-    let drop = |fen: &str| {
-        let off = black_king_safety_with("chess", &[("king_safety.check", 0)], fen);
-        let on = black_king_safety_with("chess", &[("king_safety.check", 5)], fen);
-        off - on
-    };
-    assert!(drop("6k1/8/8/7Q/8/8/8/4KR2 w - - 0 1") > 0);
-    assert_eq!(drop("6k1/8/8/8/8/8/8/N3K3 w - - 0 1"), 0);
+    let lost = |fen| black_king_safety_lost_to("king_safety.check", 5, fen);
+    assert!(lost("6k1/8/8/7Q/8/8/8/4KR2 w - - 0 1") > 0);
+    assert_eq!(lost("6k1/8/8/8/8/8/8/N3K3 w - - 0 1"), 0);
 }
 
 /// A Knight on d4 attacks the Rook on c6; on e4 it does not (d4 and e4 are alike to its

@@ -103,6 +103,18 @@ pub fn slides(piece: &super::PieceDef) -> bool {
     piece.atoms.iter().any(|a| a.range != 1)
 }
 
+/// A weight of one number (held twice, for both phases).
+fn one_number(shape: Shape, key: &str, value: i32, range: (i32, i32), about: &str) -> Weight {
+    Weight {
+        key: key.to_string(),
+        shape,
+        value: [value, value],
+        min: range.0,
+        max: range.1,
+        about: about.to_string(),
+    }
+}
+
 impl Weights {
     /// The hand-set weights of a variant: the orthodox set, adjusted for its mechanics and
     /// board, with the pieces' declared values as material.
@@ -130,24 +142,12 @@ impl Weights {
             });
         };
         let single = |w: &mut Weights, key: &str, value: i32, range: (i32, i32), about: &str| {
-            w.list.push(Weight {
-                key: key.to_string(),
-                shape: Shape::Single,
-                value: [value, value],
-                min: range.0,
-                max: range.1,
-                about: about.to_string(),
-            });
+            w.list
+                .push(one_number(Shape::Single, key, value, range, about));
         };
         let units = |w: &mut Weights, key: &str, value: i32, range: (i32, i32), about: &str| {
-            w.list.push(Weight {
-                key: key.to_string(),
-                shape: Shape::Units,
-                value: [value, value],
-                min: range.0,
-                max: range.1,
-                about: about.to_string(),
-            });
+            w.list
+                .push(one_number(Shape::Units, key, value, range, about));
         };
         let has_pawn = variant.pawn().is_some();
         let mechanics = &variant.mechanics;
