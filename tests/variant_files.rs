@@ -381,6 +381,29 @@ fn bad_end_rules_are_refused() {
     );
 }
 
+/// `[time] moves_to_go` shares the clock over that many moves; the built-in chess sets
+/// it, Magi leaves it to the search, and a share outside 1 to 50 is refused with its key.
+#[test]
+fn the_time_share_is_read_and_checked() {
+    assert_eq!(parse_variant(BASE, "test.toml").unwrap().moves_to_go, None);
+    let set = format!("{BASE}\n[time]\nmoves_to_go = 24\n");
+    assert_eq!(
+        parse_variant(&set, "test.toml").unwrap().moves_to_go,
+        Some(24)
+    );
+    for bad in ["0", "51"] {
+        assert_refused(
+            &format!("{BASE}\n[time]\nmoves_to_go = {bad}\n"),
+            &["time.moves_to_go", &format!("{bad} moves"), "1 to 50"],
+        );
+    }
+    assert_refused(&format!("{BASE}\n[time]\nmoves = 24\n"), &["moves"]);
+    let registry = Registry::builtin();
+    let builtin = |name: &str| registry.get(name).unwrap().moves_to_go;
+    assert_eq!(builtin("chess"), Some(24));
+    assert_eq!(builtin("magi"), None);
+}
+
 #[test]
 fn bad_names_and_mechanics_are_refused() {
     assert_refused(

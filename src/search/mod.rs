@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Bitboard, Move, Position};
+use params::DEFAULT_MOVES_TO_GO;
 pub use thread::ThreadData;
 use time::{Budget, Limits};
 use tt::TranspositionTable;
@@ -257,6 +258,20 @@ impl SearchControl {
     }
 }
 
+/// How long to think about `root`: the clock shared over the variant's moves-to-go, or the
+/// search's, when the GUI gives none.
+fn budget<B: Bitboard>(root: &Position<B>, limits: &Limits, options: &SearchOptions) -> Budget {
+    if limits.infinite {
+        return Budget::unlimited();
+    }
+    let moves = root.layout().variant.moves_to_go;
+    Budget::new(
+        limits,
+        options.move_overhead,
+        moves.unwrap_or(DEFAULT_MOVES_TO_GO),
+    )
+}
+
 /// Searches `root` with lazy SMP: every thread searches the same root, sharing the
 /// transposition table; the helpers spread over neighbouring depths, and the main thread
 /// decides and reports. `threads` holds each thread's tables (one per thread, the main
@@ -274,11 +289,7 @@ pub fn think<B: Bitboard>(
     report: &(dyn Fn(&Report) + Sync),
 ) -> SearchResult {
     let start = Instant::now();
-    let budget = if limits.infinite {
-        Budget::unlimited()
-    } else {
-        Budget::new(limits, options.move_overhead)
-    };
+    let budget = budget(root, limits, options);
     let shared = Shared {
         tt,
         stop: &control.stop,
@@ -381,6 +392,36 @@ pub(crate) mod tests {
         for cp in [0, 35, -35, MATE_BOUND - 1, 1 - MATE_BOUND] {
             assert_eq!(Score::from_internal(cp), Score::Centipawns(cp));
         }
+    }
+
+    /// With no moves-to-go from the GUI, chess shares the clock over its definition's 24
+    /// moves and Magi over the search's 30; a GUI's moves-to-go overrides both.
+    #[test]
+    fn the_variant_says_how_many_moves_share_the_clock() {
+        use crate::game::AnyPosition;
+        use crate::search::see::tests::start;
+        let ms = Duration::from_millis;
+        let options = SearchOptions {
+            move_overhead: ms(0),
+            ..SearchOptions::default()
+        };
+        let clock = Limits {
+            time_left: Some(ms(12_000)),
+            ..Limits::default()
+        };
+        let chess = start("chess");
+        let magi = crate::variant::Registry::builtin().get("magi").unwrap();
+        let AnyPosition::Large(magi) = AnyPosition::from_fen(magi, None).unwrap() else {
+            panic!("Magi's 100 squares need the wide board");
+        };
+        assert_eq!(budget(&chess, &clock, &options).soft, ms(500));
+        assert_eq!(budget(&magi, &clock, &options).soft, ms(400));
+        let told = Limits {
+            moves_to_go: Some(40),
+            ..clock
+        };
+        assert_eq!(budget(&chess, &told, &options).soft, ms(300));
+        assert_eq!(budget(&magi, &told, &options).soft, ms(300));
     }
 
     /// A search's shared state, begun `ago` before now, with a hard limit of `hard`.

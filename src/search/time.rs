@@ -2,7 +2,8 @@
 
 use std::time::Duration;
 
-use super::params::{DEFAULT_MOVES_TO_GO, HARD_LIMIT_FACTOR, MAX_TIME_FRACTION};
+use super::params::{HARD_LIMIT_FACTOR, MAX_TIME_FRACTION};
+use crate::variant::limits::MAX_MOVES_TO_GO;
 
 /// What the GUI asked for.
 #[derive(Clone, Debug, Default)]
@@ -51,8 +52,9 @@ impl Budget {
         }
     }
 
-    /// The budget for `limits`, keeping `overhead` for the GUI and the pipe.
-    pub fn new(limits: &Limits, overhead: Duration) -> Budget {
+    /// The budget for `limits`, keeping `overhead` for the GUI and the pipe; with no
+    /// moves-to-go from the GUI, the time left is shared over `default_moves` moves.
+    pub fn new(limits: &Limits, overhead: Duration, default_moves: u32) -> Budget {
         if let Some(t) = limits.movetime {
             let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
             return Budget { soft: t, hard: t };
@@ -63,8 +65,8 @@ impl Budget {
         let usable = left.saturating_sub(overhead).max(Duration::from_millis(1));
         let moves = limits
             .moves_to_go
-            .unwrap_or(DEFAULT_MOVES_TO_GO)
-            .clamp(1, 50);
+            .unwrap_or(default_moves)
+            .clamp(1, MAX_MOVES_TO_GO);
         let per_move = usable / moves + limits.increment * 3 / 4;
         // Never plan to use more than a fraction of what is left, however the increment adds up.
         let cap = if moves == 1 {
@@ -90,24 +92,24 @@ mod tests {
             increment: ms(10),
             ..Limits::default()
         };
-        let b = Budget::new(&limits, ms(30));
+        let b = Budget::new(&limits, ms(30), 30);
         assert!(b.soft < ms(100) && b.hard <= ms(970) / 3, "{b:?}");
         let last = Limits {
             time_left: Some(ms(500)),
             moves_to_go: Some(1),
             ..Limits::default()
         };
-        let b = Budget::new(&last, ms(30));
+        let b = Budget::new(&last, ms(30), 30);
         assert!(b.hard <= ms(470), "{b:?}");
         let fixed = Limits {
             movetime: Some(ms(200)),
             ..Limits::default()
         };
-        assert_eq!(Budget::new(&fixed, ms(20)).hard, ms(180));
+        assert_eq!(Budget::new(&fixed, ms(20), 30).hard, ms(180));
         let almost_none = Limits {
             time_left: Some(ms(5)),
             ..Limits::default()
         };
-        assert!(Budget::new(&almost_none, ms(30)).hard <= ms(1));
+        assert!(Budget::new(&almost_none, ms(30), 30).hard <= ms(1));
     }
 }

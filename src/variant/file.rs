@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::betza;
 use super::definitions::Problem;
-use super::limits::{MAX_FILES, MAX_KINDS, MAX_SQUARES};
+use super::limits::{MAX_FILES, MAX_KINDS, MAX_MOVES_TO_GO, MAX_SQUARES};
 use super::{
     CastleSide, Castling, Coord, EnPassant, EndRules, Mechanics, MultiStep, PawnRules, PieceDef,
     Role, Stalemate, Variant,
@@ -33,6 +33,13 @@ struct FileDef {
     drops: Option<DropsFile>,
     /// The evaluation's weights (`weights.rs`).
     eval: Option<toml::Table>,
+    time: Option<TimeFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TimeFile {
+    moves_to_go: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -710,6 +717,15 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, Vec<String>> {
         })());
     }
 
+    let moves_to_go = def.time.and_then(|t| t.moves_to_go);
+    if let Some(n) = moves_to_go
+        && !(1..=MAX_MOVES_TO_GO).contains(&n)
+    {
+        errors.push(format!(
+            "key 'time.moves_to_go': {n} moves, expected 1 to {MAX_MOVES_TO_GO}"
+        ));
+    }
+
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -726,6 +742,7 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, Vec<String>> {
         castling,
         end,
         mechanics,
+        moves_to_go,
         weights: Default::default(),
     };
     variant.weights = super::weights::Weights::defaults(&variant);

@@ -217,6 +217,10 @@ pub struct Variant {
     pub castling: Option<Castling>,
     pub end: EndRules,
     pub mechanics: Mechanics,
+    /// With no moves-to-go from the GUI, the clock's time left is shared out over this many
+    /// moves (`[time] moves_to_go`; the search's default when the file is silent). A variant
+    /// whose games run longer keeps more time for later.
+    pub moves_to_go: Option<u32>,
     /// The evaluation's weights: the defaults for the variant, with the file's `[eval]`
     /// section over them.
     pub weights: weights::Weights,
