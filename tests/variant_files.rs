@@ -381,8 +381,9 @@ fn bad_end_rules_are_refused() {
     );
 }
 
-/// `[time] moves_to_go` shares the clock over that many moves; the built-in chess sets
-/// it, Magi leaves it to the search, and a share outside 1 to 50 is refused with its key.
+/// `[time] moves_to_go` shares the clock over that many moves; the built-in chess and Magi
+/// set it, Deathmatch leaves it to the search, and a share outside 1 to 50 is refused with
+/// its key.
 #[test]
 fn the_time_share_is_read_and_checked() {
     assert_eq!(parse_variant(BASE, "test.toml").unwrap().moves_to_go, None);
@@ -401,7 +402,8 @@ fn the_time_share_is_read_and_checked() {
     let registry = Registry::builtin();
     let builtin = |name: &str| registry.get(name).unwrap().moves_to_go;
     assert_eq!(builtin("chess"), Some(24));
-    assert_eq!(builtin("magi"), None);
+    assert_eq!(builtin("magi"), Some(36));
+    assert_eq!(builtin("deathmatch"), None);
 }
 
 #[test]

@@ -395,7 +395,8 @@ pub(crate) mod tests {
     }
 
     /// With no moves-to-go from the GUI, chess shares the clock over its definition's 24
-    /// moves and Magi over the search's 30; a GUI's moves-to-go overrides both.
+    /// moves, Magi over its 36 and Deathmatch, whose definition is silent, over the search's
+    /// 30; a GUI's moves-to-go overrides them all.
     #[test]
     fn the_variant_says_how_many_moves_share_the_clock() {
         use crate::game::AnyPosition;
@@ -414,14 +415,21 @@ pub(crate) mod tests {
         let AnyPosition::Large(magi) = AnyPosition::from_fen(magi, None).unwrap() else {
             panic!("Magi's 100 squares need the wide board");
         };
-        assert_eq!(budget(&chess, &clock, &options).soft, ms(500));
-        assert_eq!(budget(&magi, &clock, &options).soft, ms(400));
+        let deathmatch = start("deathmatch");
+        assert_eq!(budget(&chess, &clock, &options).soft, ms(12_000) / 24);
+        assert_eq!(budget(&magi, &clock, &options).soft, ms(12_000) / 36);
+        assert_eq!(budget(&deathmatch, &clock, &options).soft, ms(12_000) / 30);
         let told = Limits {
             moves_to_go: Some(40),
             ..clock
         };
-        assert_eq!(budget(&chess, &told, &options).soft, ms(300));
-        assert_eq!(budget(&magi, &told, &options).soft, ms(300));
+        for soft in [
+            budget(&chess, &told, &options).soft,
+            budget(&magi, &told, &options).soft,
+            budget(&deathmatch, &told, &options).soft,
+        ] {
+            assert_eq!(soft, ms(300));
+        }
     }
 
     /// A search's shared state, begun `ago` before now, with a hard limit of `hard`.

@@ -143,7 +143,7 @@ pub const CHECK_EVERY: u64 = 1024;
 // --- Time (`time.rs`) ---
 
 /// With no moves-to-go from the GUI, the time left is shared out over this many moves,
-/// unless the variant's definition says otherwise (`[time] moves_to_go`; chess's 24).
+/// unless the variant's definition says otherwise (`[time] moves_to_go`: chess's 24, Magi's 36).
 pub const DEFAULT_MOVES_TO_GO: u32 = 30;
 /// Never plan to use more than this fraction of the time left (1/N).
 pub const MAX_TIME_FRACTION: u32 = 3;
