@@ -150,14 +150,21 @@ const ORDERED_QUIET_LIMIT: i32 = 700_000;
 /// Hands out moves best-scored first. The few special moves come by selection (a cut-off
 /// usually comes among them, and then nothing else needs ordering); when only ordinary
 /// quiet moves are left, the rest is sorted once instead of scanned for each move.
+///
+/// A picker made with [`MovePicker::hash_first`] hands out the hash move before any move is
+/// scored: most nodes that have one cut off on it, and then scoring the others (an exchange
+/// evaluation per capture, history reads per quiet move) would be wasted.
 pub struct MovePicker<'a> {
     moves: &'a mut MoveList,
     scores: &'a mut Scores,
     next: usize,
     sorted: bool,
+    /// The hash move waits at the front of the list, not yet handed out.
+    hash_pending: bool,
 }
 
 impl<'a> MovePicker<'a> {
+    /// A picker of moves already scored.
     pub fn new(moves: &'a mut MoveList, scores: &'a mut Scores) -> Self {
         debug_assert_eq!(moves.len(), scores.len());
         MovePicker {
@@ -165,7 +172,43 @@ impl<'a> MovePicker<'a> {
             scores,
             next: 0,
             sorted: false,
+            hash_pending: false,
         }
+    }
+
+    /// A picker that hands out `hash_move` first if it is among `moves`, and scores the
+    /// moves only when a further one is asked for ([`MovePicker::next_scoring`]).
+    pub fn hash_first(moves: &'a mut MoveList, scores: &'a mut Scores, hash_move: Move) -> Self {
+        scores.clear();
+        let hash_at = (!hash_move.is_null())
+            .then(|| moves.iter().position(|&m| m == hash_move))
+            .flatten();
+        if let Some(i) = hash_at {
+            moves.swap(0, i);
+        }
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
+            sorted: false,
+            hash_pending: hash_at.is_some(),
+        }
+    }
+
+    /// The next move, scoring the list with `score` first if it is not scored yet (the
+    /// hash move, handed out already, is not handed out again).
+    #[inline]
+    pub fn next_scoring(&mut self, score: impl FnOnce(&MoveList, &mut Scores)) -> Option<Move> {
+        if self.hash_pending {
+            self.hash_pending = false;
+            self.next = 1;
+            return Some(self.moves[0]);
+        }
+        if self.scores.len() != self.moves.len() {
+            score(self.moves, self.scores);
+            debug_assert_eq!(self.moves.len(), self.scores.len());
+        }
+        self.next()
     }
 }
 
@@ -174,6 +217,7 @@ impl Iterator for MovePicker<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<Move> {
+        debug_assert_eq!(self.moves.len(), self.scores.len(), "the moves are scored");
         let start = self.next;
         if start >= self.moves.len() {
             return None;
@@ -266,6 +310,53 @@ mod tests {
             gained |= difference > 0;
         }
         assert!(gained, "some swap-in brings a piece worth more");
+    }
+
+    /// A hash-first picker hands out the hash move before scoring anything, then the others
+    /// once each by score; with no hash move among the moves it scores at once.
+    #[test]
+    fn the_hash_move_comes_before_any_move_is_scored() {
+        let pos = crate::search::see::tests::start("chess");
+        let all = pos.legal_moves();
+        let hash_move = all[all.len() / 2];
+        let score_by_bits = |moves: &MoveList, scores: &mut Scores| {
+            scores.clear();
+            scores.extend(moves.iter().map(|m| m.bits() as i32 % 1000));
+        };
+        let mut moves = all.clone();
+        let mut scores = Scores::new();
+        let mut picker = MovePicker::hash_first(&mut moves, &mut scores, hash_move);
+        let mut scored = 0;
+        let first = picker.next_scoring(|_, _| scored += 1);
+        assert_eq!((first, scored), (Some(hash_move), 0), "nothing scored yet");
+        let mut rest = Vec::new();
+        while let Some(m) = picker.next_scoring(|moves, scores| {
+            scored += 1;
+            score_by_bits(moves, scores);
+        }) {
+            rest.push(m);
+        }
+        assert_eq!(scored, 1, "scored once, when the second move was asked for");
+        assert!(!rest.contains(&hash_move), "the hash move only once");
+        assert_eq!(rest.len() + 1, all.len(), "every other move");
+        let keys: Vec<i32> = rest.iter().map(|m| m.bits() as i32 % 1000).collect();
+        assert!(
+            keys.windows(2).all(|w| w[0] >= w[1]),
+            "best first: {keys:?}"
+        );
+
+        // A hash move not among the moves (from another position) is not handed out.
+        let mut moves = all.clone();
+        let mut scores = Scores::new();
+        let elsewhere = Move::from_bits(hash_move.bits() ^ 0x7).expect("a move");
+        assert!(!all.contains(&elsewhere));
+        let mut picker = MovePicker::hash_first(&mut moves, &mut scores, elsewhere);
+        let mut handed = Vec::new();
+        while let Some(m) = picker.next_scoring(|moves, scores| score_by_bits(moves, scores)) {
+            handed.push(m);
+        }
+        assert_eq!(handed.len(), all.len());
+        assert!(!handed.contains(&elsewhere));
     }
 
     /// The picker hands out every move once, best score first and, among equal scores,

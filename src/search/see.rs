@@ -131,7 +131,7 @@ pub(crate) mod tests {
     }
 
     /// The legal move from the first square to the second (named as in `e2e4`).
-    fn mv(pos: &Position<u64>, text: &str) -> Move {
+    pub(crate) fn mv(pos: &Position<u64>, text: &str) -> Move {
         let dims = pos.layout().dims;
         pos.legal_moves()
             .into_iter()

@@ -109,6 +109,10 @@ pub struct Worker<'a, B: Bitboard> {
     /// The root moves of the iteration under way, and the MultiPV line being searched.
     root_lines: Vec<RootLine>,
     pv_index: usize,
+    /// Whether a root move has beaten alpha in the first line of the iteration under way:
+    /// then, if the search stops before the iteration ends, that move (at the front of the
+    /// lines) is the better answer than the last iteration's.
+    improved_in_iteration: bool,
 }
 
 /// Nodes between looks at the stop conditions: CHECK_EVERY, or a thousandth of a node limit
@@ -164,6 +168,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             eval_history: area > BASE_AREA,
             root_lines: Vec::new(),
             pv_index: 0,
+            improved_in_iteration: false,
         }
     }
 
@@ -318,6 +323,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 depth += 1;
                 continue;
             }
+            self.improved_in_iteration = false;
             for pv_index in 0..multipv {
                 self.pv_index = pv_index;
                 let mut window = Aspiration::new(depth, previous_scores[pv_index]);
@@ -338,6 +344,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     }
                 };
                 if self.stopped {
+                    if pv_index == 0 && self.improved_in_iteration {
+                        best = self.best_of_unfinished_iteration(best);
+                    }
                     break;
                 }
                 // A line can score above the ones searched before it (the search is not
@@ -372,6 +381,19 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             depth += 1;
         }
         best
+    }
+
+    /// The answer of an iteration stopped after a root move beat alpha: that move, at the
+    /// front of the lines, searched to the end at the new depth (its score a lower bound if
+    /// the window failed high); the depth stays the last one completed.
+    fn best_of_unfinished_iteration(&self, completed: SearchResult) -> SearchResult {
+        let top = &self.root_lines[0];
+        SearchResult {
+            best: top.mv,
+            ponder: top.pv.get(1).copied(),
+            score: Score::from_internal(top.score),
+            ..completed
+        }
     }
 
     /// Sorts the lines searched so far in this iteration, up to `last`, best first (equal
@@ -518,6 +540,17 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             && e.depth >= depth
             && e.bound.settles(score, alpha, beta)
         {
+            // The table's quiet move cuts this node off as a searched one would have: the
+            // histories and the killers learn it the same way.
+            if score >= beta && !e.mv.is_null() && !is_tactical(pos, e.mv) {
+                let previous = if ply >= 1 {
+                    self.stack[ply - 1].current_move
+                } else {
+                    Move::NULL
+                };
+                let before = self.before(ply);
+                self.reward_cutoff(pos, e.mv, false, &[], &[], depth, ply, previous, before);
+            }
             return score;
         }
 
@@ -659,8 +692,6 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let before = self.before(ply);
         if !N::ROOT {
             pos.generate(&mut moves);
-            let ordering = self.ordering(tt_move, ply, previous, before);
-            score_moves(pos, &moves, &mut scores, &ordering);
         }
 
         let original_alpha = alpha;
@@ -672,14 +703,19 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let mut skip_quiets = false;
         let tt_capture = !tt_move.is_null() && is_tactical(pos, tt_move);
 
-        let mut picker = (!N::ROOT).then(|| MovePicker::new(&mut moves, &mut scores));
+        let mut picker =
+            (!N::ROOT).then(|| MovePicker::hash_first(&mut moves, &mut scores, tt_move));
         let mut root_index = 0;
         loop {
             let m = match picker.as_mut() {
-                Some(p) => match p.next() {
-                    Some(m) => m,
-                    None => break,
-                },
+                Some(p) => {
+                    let ordering = self.ordering(tt_move, ply, previous, before);
+                    match p.next_scoring(|moves, scores| score_moves(pos, moves, scores, &ordering))
+                    {
+                        Some(m) => m,
+                        None => break,
+                    }
+                }
                 None => {
                     let Some(line) = self.root_lines.get(self.pv_index + root_index) else {
                         break;
@@ -917,6 +953,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     }
                     if N::ROOT {
                         let i = self.pv_index + root_index - 1;
+                        self.improved_in_iteration |= self.pv_index == 0;
                         self.root_lines[i].pv = self.stack[0].pv[..self.stack[0].pv_len].to_vec();
                         // Bring the new best move to the front of this block.
                         self.root_lines[self.pv_index..=i].rotate_right(1);
@@ -1334,7 +1371,7 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::see::tests::{position, start};
+    use crate::search::see::tests::{mv, position, start};
 
     /// A search's shared state with no limit, on `tt` and `control`.
     fn unlimited<'a>(
@@ -1540,6 +1577,95 @@ mod tests {
             let worker = Worker::new(0, &state, &mut data, &pos, &[]);
             assert_eq!(worker.fifty_move_score(&pos, 5), Some(score), "{outcome}");
         }
+    }
+
+    /// A table entry that cuts a node off with a quiet move teaches the histories and the
+    /// killers that move, as a searched cut-off would.
+    #[test]
+    fn a_quiet_table_move_that_cuts_off_is_rewarded() {
+        let tt = crate::search::tt::TranspositionTable::with_buckets(1024);
+        let control = super::super::SearchControl::default();
+        let state = unlimited(&tt, &control);
+        let pos = position("chess", "4k3/8/8/8/8/8/P7/R3K3 w - - 0 1");
+        let (quiet, other) = (mv(&pos, "a1d1"), mv(&pos, "a2a3"));
+        for (bound, score, rewarded) in [(Bound::Lower, 300, true), (Bound::Upper, -300, false)] {
+            tt.clear();
+            tt.store(
+                pos.hash(),
+                Entry {
+                    mv: quiet,
+                    score,
+                    depth: 6,
+                    bound,
+                },
+            );
+            let mut data = ThreadData::default();
+            let mut worker = Worker::new(0, &state, &mut data, &pos, &[]);
+            let side = pos.side();
+            let before = worker.data.histories.butterfly(side, quiet);
+            let returned = worker.alphabeta::<NonPv>(&pos, 4, -1, 0, 1, false);
+            assert_eq!(
+                returned, score,
+                "the entry settles the node ({bound:?} {score})"
+            );
+            let after = worker.data.histories.butterfly(side, quiet);
+            assert_eq!(
+                after > before,
+                rewarded,
+                "{bound:?} {score}: {before} -> {after}"
+            );
+            assert_eq!(
+                worker.data.histories.killers[1][0] == quiet,
+                rewarded,
+                "the killer slot"
+            );
+            assert_eq!(
+                worker.data.histories.butterfly(side, other),
+                0,
+                "another move"
+            );
+        }
+    }
+
+    /// Stopped after a new root move failed high, the search answers with that move.
+    #[test]
+    fn a_new_best_move_counts_though_its_iteration_is_stopped() {
+        // The first report of a root move failing high where another was best stops the
+        // search at its next node: the answer is that move, at the depth completed before.
+        let tt = crate::search::tt::TranspositionTable::with_buckets(1 << 14);
+        let control = super::super::SearchControl::default();
+        let limits = super::super::time::Limits::depth(12);
+        let state =
+            super::super::tests::shared(&tt, &control, limits, Duration::MAX, Duration::ZERO);
+        let pos = position(
+            "chess",
+            "r1b1kb1r/3q1ppp/pBp1pn2/8/Np3P2/5B2/PPP3PP/R2Q1RK1 w kq - 0 1",
+        );
+        let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
+        let completed: std::sync::Mutex<Vec<(i32, Move)>> = Default::default();
+        let switched: std::sync::Mutex<Option<(i32, Move)>> = Default::default();
+        let report = |r: &Report| {
+            let mut completed = completed.lock().unwrap();
+            match r.bound {
+                None => completed.push((r.depth, r.pv[0])),
+                Some(true) if completed.last().is_some_and(|&(_, best)| best != r.pv[0]) => {
+                    *switched.lock().unwrap() = Some((r.depth, r.pv[0]));
+                    state.stop.store(true, Ordering::Relaxed);
+                }
+                Some(_) => {}
+            }
+        };
+        let mut data = ThreadData::default();
+        let mut worker = Worker::new(0, &state, &mut data, &pos, &[]);
+        worker.check_every = 1;
+        let result = worker.iterate(&pos, &legal, Role::Main, &report);
+        let (depth, new_best) = switched
+            .lock()
+            .unwrap()
+            .expect("a new move failed high within the search");
+        assert_ne!(completed.lock().unwrap().last().unwrap().1, new_best);
+        assert_eq!(result.best, new_best);
+        assert_eq!(result.depth, depth - 1);
     }
 
     /// A helper ends on the last depth it does not skip: helper 1 leaves out odd depths,
