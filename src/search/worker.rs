@@ -465,6 +465,12 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         frame.pv_len = child_len + 1;
     }
 
+    /// The move that led to the node at `ply` (none at the root).
+    fn previous_move(&self, ply: usize) -> Move {
+        ply.checked_sub(1)
+            .map_or(Move::NULL, |p| self.stack[p].current_move)
+    }
+
     /// The pieces and squares of the moves one and two plies before `ply`.
     fn before(&self, ply: usize) -> [Option<PieceTo>; 2] {
         [
@@ -543,11 +549,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             // The table's quiet move cuts this node off as a searched one would have: the
             // histories and the killers learn it the same way.
             if score >= beta && !e.mv.is_null() && !is_tactical(pos, e.mv) {
-                let previous = if ply >= 1 {
-                    self.stack[ply - 1].current_move
-                } else {
-                    Move::NULL
-                };
+                let previous = self.previous_move(ply);
                 let before = self.before(ply);
                 self.reward_cutoff(pos, e.mv, false, &[], &[], depth, ply, previous, before);
             }
@@ -588,11 +590,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             } else {
                 ply >= 4 && static_eval > self.stack[ply - 4].static_eval
             };
-        let previous = if ply >= 1 {
-            self.stack[ply - 1].current_move
-        } else {
-            Move::NULL
-        };
+        let previous = self.previous_move(ply);
         self.data.histories.killers[ply + 1] = [Move::NULL; 2];
         self.stack[ply + 2].cutoffs = 0;
         if !in_check && excluded.is_null() {
