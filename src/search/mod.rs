@@ -205,6 +205,12 @@ impl Shared<'_> {
     }
 
     /// The search must end now: stopped, out of nodes, or (main thread) out of time.
+    /// Whether the search was told to stop (`stop`, `quit`, or the main thread done), not
+    /// just at its limits.
+    fn stop_asked(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
     fn should_stop(&self, main: bool) -> bool {
         if self.stop.load(Ordering::Relaxed) {
             return true;

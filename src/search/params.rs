@@ -119,6 +119,10 @@ pub const MAX_DOUBLE_EXTENSIONS: i32 = 6;
 /// Delta pruning: a capture that, even winning its piece, stays this far below alpha.
 pub const DELTA_MARGIN: i32 = 200;
 
+/// From this many plies into quiescence, only recaptures on the last move's square: what
+/// bounds quiescence where every piece can take another.
+pub const QS_RECAPTURE_PLY: u32 = 5;
+
 // --- Move ordering (`ordering.rs`) ---
 
 /// A cut-off's history bonus (and the others' malus): `PER_DEPTH · depth - BASE`, at most

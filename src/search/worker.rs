@@ -113,6 +113,11 @@ pub struct Worker<'a, B: Bitboard> {
     /// then, if the search stops before the iteration ends, that move (at the front of the
     /// lines) is the better answer than the last iteration's.
     improved_in_iteration: bool,
+    /// Whether the main thread has a searched move to answer with: until then only `stop`
+    /// ends its search, not the node limit or the clock, so that even a move forced out by
+    /// the tiniest limit is one the search looked at (its first root move, searched to the
+    /// end of quiescence, which is bounded).
+    has_answer: bool,
 }
 
 /// Nodes between looks at the stop conditions: CHECK_EVERY, or a thousandth of a node limit
@@ -169,6 +174,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             root_lines: Vec::new(),
             pv_index: 0,
             improved_in_iteration: false,
+            has_answer: false,
         }
     }
 
@@ -228,7 +234,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         self.unflushed += 1;
         if self.unflushed >= self.check_every {
             self.flush_nodes();
-            if self.shared.should_stop(self.id == 0) {
+            let main = self.id == 0;
+            if self.shared.should_stop(main)
+                && (!main || self.has_answer || self.shared.stop_asked())
+            {
                 self.stopped = true;
             }
         }
@@ -291,9 +300,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         report: &(dyn Fn(&Report) + Sync),
     ) -> SearchResult {
         let shared = self.shared;
-        self.root_lines = legal
-            .iter()
-            .map(|&mv| RootLine {
+        self.has_answer = false;
+        self.root_lines = self
+            .root_order(root, legal)
+            .into_iter()
+            .map(|mv| RootLine {
                 mv,
                 score: 0,
                 pv: vec![mv],
@@ -345,6 +356,12 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 };
                 if self.stopped {
                     if pv_index == 0 && self.improved_in_iteration {
+                        // The first iteration's line, cut short, is the only line there
+                        // is: it is told, a lower bound, before it is answered.
+                        if best.depth == 0 && role == Role::Main {
+                            let score = self.root_lines[0].score;
+                            self.report_line(0, depth, score, Some(true), report);
+                        }
                         best = self.best_of_unfinished_iteration(best);
                     }
                     break;
@@ -381,6 +398,26 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             depth += 1;
         }
         best
+    }
+
+    /// The root moves in the order the first iteration searches them: as any node orders
+    /// its moves (the table's move, then captures by what they win, then quiet moves by their
+    /// history), so that a search stopped early has searched the likeliest moves first.
+    fn root_order(&self, root: &Position<B>, legal: &[Move]) -> Vec<Move> {
+        let hash_move = self
+            .shared
+            .tt
+            .probe(root.hash())
+            .map_or(Move::NULL, |e| e.mv);
+        let mut moves = MoveList::new();
+        moves.extend(legal.iter().copied());
+        let mut scores = Scores::new();
+        let ordering = self.ordering(hash_move, 0, Move::NULL, [None, None]);
+        score_moves(root, &moves, &mut scores, &ordering);
+        let mut order: Vec<(i32, Move)> = scores.into_iter().zip(moves).collect();
+        // Stable: moves the ordering cannot tell apart keep the generator's order.
+        order.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        order.into_iter().map(|(_, mv)| mv).collect()
     }
 
     /// The answer of an iteration stopped after a root move beat alpha: that move, at the
@@ -502,7 +539,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     ) -> i32 {
         self.stack[ply].pv_len = 0;
         if depth <= 0 {
-            return self.quiescence::<N>(pos, alpha, beta, ply);
+            return self.quiescence::<N>(pos, alpha, beta, ply, 0, Move::NULL);
         }
         self.count_node();
         if self.stopped {
@@ -604,7 +641,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 && depth <= RAZOR_MAX_DEPTH
                 && eval + RAZOR_MARGIN + RAZOR_DEPTH_MARGIN * depth * depth < alpha
             {
-                let score = self.quiescence::<NonPv>(pos, alpha - 1, alpha, ply);
+                let score = self.quiescence::<NonPv>(pos, alpha - 1, alpha, ply, 0, Move::NULL);
                 if score < alpha {
                     return score;
                 }
@@ -952,6 +989,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     if N::ROOT {
                         let i = self.pv_index + root_index - 1;
                         self.improved_in_iteration |= self.pv_index == 0;
+                        self.has_answer |= self.pv_index == 0;
                         self.root_lines[i].pv = self.stack[0].pv[..self.stack[0].pv_len].to_vec();
                         // Bring the new best move to the front of this block.
                         self.root_lines[self.pv_index..=i].rotate_right(1);
@@ -1092,7 +1130,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             self.stack[ply].current_tactical = true;
             self.path.push(child.hash());
             let mut score =
-                -self.quiescence::<NonPv>(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
+                -self.quiescence::<NonPv>(&child, -probcut_beta, -probcut_beta + 1, ply + 1, 1, m);
             if score >= probcut_beta && !self.stopped {
                 score = self.zero_window(
                     &child,
@@ -1144,12 +1182,18 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         -self.alphabeta::<NonPv>(child, depth, -beta, -beta + 1, ply + 1, !cut_node)
     }
 
+    /// `qply`: plies since quiescence began; `last`: the move that led here. From
+    /// `QS_RECAPTURE_PLY` on, only captures on the square of the last move are tried: in a
+    /// crowded position (two armies, every piece en prise) the captures would otherwise
+    /// chain into a tree no iteration ever finishes.
     fn quiescence<N: NodeType>(
         &mut self,
         pos: &Position<B>,
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        qply: u32,
+        last: Move,
     ) -> i32 {
         self.count_node();
         if self.stopped {
@@ -1211,9 +1255,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let mut legal = 0;
         let mut best_move = Move::NULL;
         let mut drop_captures = DropCaptures::default();
+        let recaptures_only = qply >= QS_RECAPTURE_PLY && !last.is_null();
         for m in MovePicker::new(&mut moves, &mut scores) {
             if !in_check {
-                if drop_captures.tried(m) {
+                if drop_captures.tried(m) || (recaptures_only && m.to() != last.to()) {
                     continue;
                 }
                 // Delta pruning: even winning this piece cannot lift us to alpha.
@@ -1237,7 +1282,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             let child = pos.after(m);
             self.prefetch(child.hash());
             self.path.push(child.hash());
-            let score = -self.quiescence::<N>(&child, -beta, -alpha, ply + 1);
+            let score = -self.quiescence::<N>(&child, -beta, -alpha, ply + 1, qply + 1, m);
             self.path.pop();
             if self.stopped {
                 return 0;
