@@ -9,12 +9,13 @@
 //! `stop` or `ponderhit` that comes before the search starts is not lost.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::thread::JoinHandle;
 
 use super::strength::{self, LineCollector};
 use super::time::Limits;
-use super::tt::TranspositionTable;
+use super::tt::{TranspositionTable, available_memory};
 use super::{Report, Score, SearchControl, SearchOptions, SearchResult, ThreadData, think};
 use crate::board::Move;
 use crate::game::Game;
@@ -48,6 +49,9 @@ struct State {
     options: SearchOptions,
     /// The next search starts with fresh move-ordering tables (a new game).
     fresh_tables: bool,
+    /// The table's pages are still to be written once (a new table): done on the engine's
+    /// thread before the next search, so that a large table never holds up the front end.
+    commit_pending: bool,
     quit: bool,
 }
 
@@ -55,6 +59,9 @@ struct Shared {
     state: Mutex<State>,
     /// Signalled when a search is asked for, when one ends, and on quit.
     changed: Condvar,
+    /// Set when a search is asked for and on quit: the table's pages stop being committed
+    /// at once (the search commits the rest as it writes them).
+    interrupt_commit: AtomicBool,
 }
 
 impl Shared {
@@ -92,7 +99,7 @@ impl Engine {
     /// An engine with the default options and a table of `megabytes` MB (or the least table
     /// if that cannot be had).
     pub fn with_hash(megabytes: usize) -> Engine {
-        let tt = TranspositionTable::new(megabytes)
+        let tt = TranspositionTable::new_within(megabytes, available_memory())
             .unwrap_or_else(|_| TranspositionTable::with_buckets(1));
         let shared = Arc::new(Shared {
             state: Mutex::new(State {
@@ -101,9 +108,11 @@ impl Engine {
                 tt: Arc::new(tt),
                 options: SearchOptions::default(),
                 fresh_tables: true,
+                commit_pending: true,
                 quit: false,
             }),
             changed: Condvar::new(),
+            interrupt_commit: AtomicBool::new(false),
         });
         let serving = Arc::clone(&shared);
         let thread = std::thread::Builder::new()
@@ -200,28 +209,28 @@ impl Engine {
         self.shared.lock().tt.megabytes()
     }
 
-    /// A new table of `megabytes` MB for the searches asked for from now on; on error a
-    /// table of the old size stays, and the message says so.
+    /// A new table of `megabytes` MB for the searches asked for from now on; on error the
+    /// old table stays, and the message says so. It returns at once whatever the size: the
+    /// table's memory is only reserved here, its pages are written on the engine's thread
+    /// before the next search, and the old table is given back on a thread of its own.
     pub fn set_hash(&self, megabytes: usize) -> Result<(), String> {
         let old = self.hash_megabytes();
         if megabytes == old {
             return Ok(());
         }
-        // The old table goes first (unless a search still holds it), so that both need not
-        // fit in memory at once.
-        self.shared.lock().tt = Arc::new(TranspositionTable::with_buckets(1));
-        let (table, result) = match TranspositionTable::new(megabytes) {
-            Ok(table) => (table, Ok(())),
-            Err(e) => {
-                let table = TranspositionTable::new(old)
-                    .or_else(|_| TranspositionTable::new(DEFAULT_HASH_MB))
-                    .unwrap_or_else(|_| TranspositionTable::with_buckets(1));
-                let now = table.megabytes();
-                (table, Err(format!("{e}; the hash table stays at {now} MB")))
-            }
+        // The old table is not counted against the memory available: it is given back.
+        let old_bytes = old * 1024 * 1024;
+        let limit = available_memory().map(|free| free.saturating_add(old_bytes));
+        let table = TranspositionTable::new_within(megabytes, limit)
+            .map_err(|e| format!("{e}; the hash table stays at {old} MB"))?;
+        let retired = {
+            let mut state = self.shared.lock();
+            state.commit_pending = true;
+            std::mem::replace(&mut state.tt, Arc::new(table))
         };
-        self.shared.lock().tt = Arc::new(table);
-        result
+        self.shared.changed.notify_all();
+        give_back(retired);
+        Ok(())
     }
 
     /// Forgets every entry of the table (at once, whatever its size).
@@ -254,7 +263,10 @@ impl EngineHandle {
 impl Drop for Engine {
     fn drop(&mut self) {
         stop(&self.shared);
+        // After `quit` is set: a commit begun before it sees the interruption, and none
+        // begins after it.
         self.shared.lock().quit = true;
+        self.shared.interrupt_commit.store(true, Ordering::Relaxed);
         self.shared.changed.notify_all();
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
@@ -281,6 +293,7 @@ fn go(
         on_done,
     };
     state.queue.push_back(job);
+    shared.interrupt_commit.store(true, Ordering::Relaxed);
     drop(state);
     shared.changed.notify_all();
     control
@@ -296,6 +309,15 @@ fn stop(shared: &Shared) {
     }
 }
 
+/// Gives a table back on a thread of its own: unmapping many gigabytes takes seconds.
+fn give_back(table: Arc<TranspositionTable>) {
+    let spawned = std::thread::Builder::new()
+        .name("table-release".into())
+        .spawn(move || drop(table));
+    // Without a thread, it is given back here (dropping the closure drops the table).
+    drop(spawned);
+}
+
 /// The engine's thread: the searches, one at a time, with the threads' tables kept between
 /// them.
 fn serve(shared: &Shared) {
@@ -305,6 +327,19 @@ fn serve(shared: &Shared) {
         let (job, fresh) = {
             let mut state = shared.lock();
             loop {
+                // A search asked for first commits the pages itself as it writes them:
+                // writing them here afterwards would forget what it found.
+                if std::mem::take(&mut state.commit_pending)
+                    && state.queue.is_empty()
+                    && !state.quit
+                {
+                    shared.interrupt_commit.store(false, Ordering::Relaxed);
+                    let tt = Arc::clone(&state.tt);
+                    drop(state);
+                    tt.commit_pages(&shared.interrupt_commit);
+                    state = shared.lock();
+                    continue;
+                }
                 if let Some(job) = state.queue.pop_front() {
                     state.running = Some(Arc::clone(&job.control));
                     break (job, std::mem::take(&mut state.fresh_tables));

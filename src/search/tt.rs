@@ -9,7 +9,7 @@
 //! shallowest). With one slot per position, the shallow entries that every search writes by
 //! the million pushed out the deep ones, and most of all with several threads writing.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::board::Move;
 
@@ -194,7 +194,7 @@ impl TranspositionTable {
     /// (never a panic or an abort), and nothing else changes.
     pub fn new(megabytes: usize) -> Result<TranspositionTable, String> {
         let table = TranspositionTable::new_within(megabytes, available_memory())?;
-        table.commit_pages();
+        table.commit_pages(&AtomicBool::new(false));
         Ok(table)
     }
 
@@ -260,7 +260,11 @@ impl TranspositionTable {
 
     /// Writes every page of the table once, shared out between the machine's cores, so that
     /// the system commits them now rather than one by one as a search first writes them.
-    pub fn commit_pages(&self) {
+    /// Gives up as soon as `abandon` is set (a search is asked for, or the engine quits); pages left unwritten
+    /// are committed by the searches that write them.
+    pub fn commit_pages(&self, abandon: &AtomicBool) {
+        // A stretch of buckets between two looks at `abandon`: 256 KB.
+        const STRETCH: usize = (256 << 10) / BUCKET_BYTES;
         let buckets = self.buckets();
         let threads = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
@@ -270,10 +274,15 @@ impl TranspositionTable {
         std::thread::scope(|scope| {
             for part in buckets.chunks(chunk) {
                 scope.spawn(move || {
-                    for bucket in part {
-                        for slot in &bucket.0 {
-                            slot.check.store(0, Ordering::Relaxed);
-                            slot.data.store(0, Ordering::Relaxed);
+                    for stretch in part.chunks(STRETCH) {
+                        if abandon.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        for bucket in stretch {
+                            for slot in &bucket.0 {
+                                slot.check.store(0, Ordering::Relaxed);
+                                slot.data.store(0, Ordering::Relaxed);
+                            }
                         }
                     }
                 });
@@ -386,7 +395,7 @@ pub(super) fn prefetch<T>(value: &T) {
 
 /// The memory the system has available for a new table, in bytes, where it tells it (Linux):
 /// what it could give without swapping, less what the rest of the engine needs.
-fn available_memory() -> Option<usize> {
+pub(crate) fn available_memory() -> Option<usize> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
