@@ -2,7 +2,7 @@
 //! output, whichever the first command (`uci` or `xboard`) asks for; at a terminal it first
 //! says who it is and how to get help.
 
-use std::io::{BufRead, IsTerminal};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 use magus::game::{AnyPosition, check_variant};
 use magus::protocol::Session;
+use magus::protocol::input::Lines;
 use magus::protocol::uci::{Output, UciSession};
 use magus::protocol::xboard::XboardSession;
 use magus::variant::Registry;
@@ -211,11 +212,11 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Uci) => {
-            speak(UciSession::new, registry, None, &problems);
+            speak(UciSession::new, registry, None, stdin_lines(), &problems);
             Ok(())
         }
         Some(Command::Xboard) => {
-            speak(XboardSession::new, registry, None, &problems);
+            speak(XboardSession::new, registry, None, stdin_lines(), &problems);
             Ok(())
         }
         Some(Command::Perft {
@@ -585,31 +586,33 @@ fn greet(comment: &str) {
 /// session, anything else (normally `uci`) a UCI session.
 fn run_detected(registry: Registry, problems: &[String]) {
     greet("");
-    let mut first = String::new();
-    let mut stdin = std::io::stdin().lock();
-    loop {
-        first.clear();
-        match stdin.read_line(&mut first) {
-            Ok(0) | Err(_) => return,
-            Ok(_) if first.trim().is_empty() => continue,
-            Ok(_) => break,
+    let mut input = stdin_lines();
+    let first = loop {
+        match input.next_line() {
+            None => return,
+            Some(line) if line.trim().is_empty() => continue,
+            Some(line) => break line,
         }
-    }
-    drop(stdin);
+    };
     if first.split_whitespace().next() == Some("xboard") {
-        speak(XboardSession::new, registry, Some(&first), problems);
+        speak(XboardSession::new, registry, Some(&first), input, problems);
     } else {
-        speak(UciSession::new, registry, Some(&first), problems);
+        speak(UciSession::new, registry, Some(&first), input, problems);
     }
+}
+
+fn stdin_lines() -> Lines<std::io::StdinLock<'static>> {
+    Lines::new(std::io::stdin().lock())
 }
 
 /// Runs a protocol session on standard output, made by `new`: the greeting (unless the first
 /// line was read already, in which case `run_detected` greeted), the variant files it could
-/// not load, then every line.
+/// not load, the line already read, then every line of `input`.
 fn speak<S: Session>(
     new: fn(Registry, Output) -> S,
     registry: Registry,
     first: Option<&str>,
+    input: Lines<impl std::io::BufRead>,
     problems: &[String],
 ) {
     let mut session = new(registry, stdout_output());
@@ -619,30 +622,25 @@ fn speak<S: Session>(
     for p in problems {
         session.note_problem(&format!("--variant-path: {p}"));
     }
-    serve(first, |line| session.handle_line(line));
+    serve(first, input, &mut session);
 }
 
-/// Feeds a protocol session the line already read, then standard input, until it says stop.
-fn serve(first: Option<&str>, mut handle: impl FnMut(&str) -> bool) {
+/// Feeds a protocol session the line already read, then its input, until it says stop. At
+/// the end of the input, the session finishes what it was asked and ends as on `quit`.
+fn serve<S: Session>(
+    first: Option<&str>,
+    mut input: Lines<impl std::io::BufRead>,
+    session: &mut S,
+) {
     if let Some(line) = first
-        && !handle(line)
+        && !session.handle_line(line)
     {
         return;
     }
-    let mut input = std::io::stdin().lock();
-    let mut bytes = Vec::new();
-    loop {
-        bytes.clear();
-        // Lines are read as bytes: one that is not UTF-8 is answered like any other bad
-        // line (its bad bytes read as U+FFFD), and the engine goes on.
-        match input.read_until(b'\n', &mut bytes) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        if !handle(&String::from_utf8_lossy(&bytes)) {
+    while let Some(line) = input.next_line() {
+        if !session.handle_line(&line) {
             return;
         }
     }
-    // The input is closed: stop a running search and end as on `quit`.
-    handle("quit");
+    session.end_of_input();
 }

@@ -318,13 +318,10 @@ fn thousands_of_random_lines_keep_the_engine_answering() {
         let fen = h.session.game().position().to_fen();
         let played = h.session.game().moves().len();
         let hash_mb = h.session.hash_megabytes();
-        // Lines sent during a search are applied when it ends, which a refused line may bring
-        // about (a `go` stops the search first).
-        let deferred = h.session.has_deferred();
         let (go_on, error) = h.send(&line);
         assert!(go_on, "line {n} '{line}' ended the session");
         let first = line.split_whitespace().next();
-        if error && !deferred {
+        if error {
             refused += 1;
             // A refused line changes nothing.
             assert_eq!(h.session.game().position().to_fen(), fen, "after '{line}'");

@@ -2,6 +2,7 @@
 //! either (`definitions`).
 
 pub mod definitions;
+pub mod input;
 pub mod notation;
 pub mod san;
 pub mod uci;
@@ -31,6 +32,12 @@ pub trait Session {
 
     /// Handles one line; returns false on `quit`.
     fn handle_line(&mut self, line: &str) -> bool;
+
+    /// The input is closed: what was asked is finished (a `go perft` or `bench` answers), a
+    /// search still running is stopped, and the session ends as on `quit`.
+    fn end_of_input(&mut self) {
+        self.handle_line("quit");
+    }
 }
 
 /// A command line's first word and the rest, both trimmed; `None` for a blank line.

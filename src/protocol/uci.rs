@@ -6,8 +6,10 @@
 //! Searches run on the engine (`search::engine`), which prints `info` and `bestmove` through
 //! the callbacks given with each `go`: `stop`, `ponderhit` and `isready` are answered while
 //! it thinks. Every `go` is answered by a `bestmove`, a refused one too (after its error).
-//! `position`, `setoption` and `ucinewgame` sent during a search are applied when it ends.
-//! `go perft` and `bench` run beside the input loop and end on `stop` or `quit`.
+//! Every command takes effect before the next line is read, during a search too (the search
+//! owns a copy of what it searches, and options reach the searches asked for afterwards), so
+//! a `readyok` always follows what was sent before it. `go perft` and `bench` run beside the
+//! input loop and end on `stop` or `quit`; at the end of the input they finish first.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -99,8 +101,6 @@ pub struct UciSession {
     game: Game,
     out: Output,
     engine: Engine,
-    /// Lines that change the session's state, sent during a search: applied when it ends.
-    deferred: Vec<String>,
     task: Option<Task>,
     definitions: DefinitionCommands,
     /// Skill Level, UCI_LimitStrength and UCI_Elo as set.
@@ -116,7 +116,6 @@ impl UciSession {
             registry,
             out,
             engine: Engine::new(),
-            deferred: Vec::new(),
             task: None,
             definitions: DefinitionCommands::new(Dialect::Uci),
             strength: strength::Setting::default(),
@@ -129,6 +128,8 @@ impl UciSession {
     }
 
     fn error(&self, text: &str) {
+        // What an error quotes is cut short: a GUI's runaway line never comes back whole.
+        let text = super::input::shown(text);
         self.say(&format!("info string error: {text}"));
     }
 
@@ -141,11 +142,6 @@ impl UciSession {
         self.engine.hash_megabytes()
     }
 
-    /// Lines that arrived during a search wait to be applied when it ends.
-    pub fn has_deferred(&self) -> bool {
-        !self.deferred.is_empty()
-    }
-
     /// A search or a long command is under way.
     fn busy(&mut self) -> bool {
         if self.task.as_ref().is_some_and(|t| t.handle.is_finished())
@@ -156,8 +152,7 @@ impl UciSession {
         self.task.is_some() || self.engine.is_searching()
     }
 
-    /// Stops the search and any long command, waits for them to answer, and applies what
-    /// was sent meanwhile.
+    /// Stops the search and any long command and waits for them to answer.
     fn stop_all(&mut self) {
         self.engine.stop();
         if let Some(task) = self.task.take() {
@@ -165,18 +160,20 @@ impl UciSession {
             let _ = task.handle.join();
         }
         self.engine.wait();
-        self.apply_deferred();
-    }
-
-    fn apply_deferred(&mut self) {
-        for line in std::mem::take(&mut self.deferred) {
-            self.handle_line(&line);
-        }
     }
 }
 
 impl Session for UciSession {
     const COMMENT: &'static str = "";
+
+    fn end_of_input(&mut self) {
+        // A script's `go perft 6` or `bench` piped in ends with the input: it is answered in
+        // full, as Stockfish does; `quit` and `stop` still cut it short.
+        if let Some(task) = self.task.take() {
+            let _ = task.handle.join();
+        }
+        self.handle_line("quit");
+    }
 
     fn note_problem(&self, text: &str) {
         self.error(text);
@@ -192,9 +189,6 @@ impl Session for UciSession {
         };
         let line = line.trim();
         let busy = self.busy();
-        if !busy && !self.deferred.is_empty() {
-            self.apply_deferred();
-        }
         match first {
             "isready" => self.say("readyok"),
             "stop" => self.stop_all(),
@@ -203,7 +197,6 @@ impl Session for UciSession {
                 self.stop_all();
                 return false;
             }
-            "position" | "setoption" | "ucinewgame" if busy => self.deferred.push(line.to_string()),
             "position" => self.position(rest),
             "go" => {
                 if busy {
