@@ -471,7 +471,7 @@ fn ctrl_c_stops_the_games_and_keeps_the_finished_ones() {
     let (pgn, pidfile) = (dir.join("games.pgn"), dir.join("pids"));
     let fake_engine = |name: &str| {
         format!(
-            "name={name},cmd=python3 {} none 1 {MAGUS} {}",
+            "name={name},cmd=python3 {} none+child 1 {MAGUS} {}",
             fake("faulty_uci.py").display(),
             pidfile.display()
         )
@@ -535,7 +535,7 @@ fn a_second_ctrl_c_exits_at_once() {
     let dir = temp_dir("ctrl-c-twice");
     let pidfile = dir.join("pids");
     let deaf = format!(
-        "name=deaf,cmd=python3 {} deaf 1 {MAGUS} {}",
+        "name=deaf,cmd=python3 {} deaf+child 1 {MAGUS} {}",
         fake("faulty_uci.py").display(),
         pidfile.display()
     );
@@ -574,6 +574,115 @@ fn a_second_ctrl_c_exits_at_once() {
     let engines = pids(&pidfile);
     assert!(!engines.is_empty());
     assert!(all_ended(&engines), "engines left running: {engines:?}");
+}
+
+/// A two-game match of `faulty_uci.py MODE 2` (with a helper process that shares its output,
+/// the `+child` modes) against magus at 300 nodes a move: its output lines, its standard
+/// error, and the process ids the fake engines wrote (theirs, their magus's, their helper's).
+fn helper_match(name: &str, mode: &str) -> (Vec<String>, String, Vec<u32>) {
+    let dir = temp_dir(name);
+    let pidfile = dir.join("pids");
+    let faulty = format!(
+        "name=faulty,cmd=python3 {} {mode} 2 {MAGUS} {}",
+        fake("faulty_uci.py").display(),
+        pidfile.display()
+    );
+    let mut child = Command::new(MAGUS)
+        .args(["match", "--engine", &faulty, "--engine", &engine("magus")])
+        .args(["--nodes", "300", "--max-plies", "20", "--move-timeout", "20"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A stall instead of a crash would take 2 × 20 s.
+    let status = common::wait(&mut child, 35);
+    let out = child.wait_with_output().unwrap();
+    assert!(status.success(), "{}", text(&out.stderr));
+    (stdout_lines(&out), text(&out.stderr), pids(&pidfile))
+}
+
+/// An engine's helper processes (a wrapper script's engine, a thread pool in processes) share
+/// its process group and end with it: when the match is over and the engine has quit.
+#[test]
+fn an_engines_helper_processes_end_when_the_match_does() {
+    if !common::python_present() {
+        return;
+    }
+    let (lines, _, pids) = helper_match("helper-quits", "none+child");
+    assert_eq!(count_starting(&lines, "Finished game "), 2);
+    // The engine's check before the match and the match itself: two helpers at least.
+    assert!(pids.len() >= 6, "{pids:?}");
+    assert!(all_ended(&pids), "processes left running: {pids:?}");
+}
+
+/// An engine that crashes while a helper process still holds its output is seen to crash
+/// (not to stall until the move timeout), and the helper is killed with it.
+#[test]
+fn an_engine_that_crashes_is_seen_and_its_helpers_end() {
+    if !common::python_present() {
+        return;
+    }
+    let (lines, err, pids) = helper_match("helper-crash", "crash+child");
+    let finished: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("Finished game "))
+        .collect();
+    assert_eq!(finished.len(), 2, "{err}");
+    for line in finished {
+        assert!(line.contains("disconnects}"), "{line}");
+    }
+    assert!(all_ended(&pids), "processes left running: {pids:?}");
+}
+
+/// An engine that sends an endless line without a line break loses the game by a protocol
+/// error naming the limit of a line, and the referee's memory stays bounded: the match runs
+/// under an address-space limit of 1 GiB (the engines too), which buffering the line whole
+/// would break within a second.
+#[test]
+fn an_endless_line_loses_by_protocol_error_in_bounded_memory() {
+    if !common::python_present() {
+        return;
+    }
+    use std::os::unix::process::CommandExt;
+    let faulty = format!(
+        "name=faulty,cmd=python3 {} endless-line 2 {MAGUS}",
+        fake("faulty_uci.py").display()
+    );
+    let mut command = Command::new(MAGUS);
+    command
+        .args(["match", "--engine", &faulty, "--engine", &engine("magus")])
+        .args(["--nodes", "300", "--max-plies", "20", "--move-timeout", "20"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit(2) between fork and exec touches no memory of the parent.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 1 << 30,
+                rlim_max: 1 << 30,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
+    let status = common::wait(&mut child, 35);
+    let out = child.wait_with_output().unwrap();
+    assert!(status.success(), "{}", text(&out.stderr));
+    let lines = stdout_lines(&out);
+    let finished: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("Finished game "))
+        .collect();
+    assert_eq!(finished.len(), 2, "{}", lines.join("\n"));
+    for line in finished {
+        assert!(
+            line.contains("breaks the protocol: a line longer than 1 MiB"),
+            "{line}"
+        );
+    }
 }
 
 /// `magus match … | head -1`: magus stops the match and ends quietly.
