@@ -589,7 +589,14 @@ fn helper_match(name: &str, mode: &str) -> (Vec<String>, String, Vec<u32>) {
     );
     let mut child = Command::new(MAGUS)
         .args(["match", "--engine", &faulty, "--engine", &engine("magus")])
-        .args(["--nodes", "300", "--max-plies", "20", "--move-timeout", "20"])
+        .args([
+            "--nodes",
+            "300",
+            "--max-plies",
+            "20",
+            "--move-timeout",
+            "20",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -651,7 +658,14 @@ fn an_endless_line_loses_by_protocol_error_in_bounded_memory() {
     let mut command = Command::new(MAGUS);
     command
         .args(["match", "--engine", &faulty, "--engine", &engine("magus")])
-        .args(["--nodes", "300", "--max-plies", "20", "--move-timeout", "20"])
+        .args([
+            "--nodes",
+            "300",
+            "--max-plies",
+            "20",
+            "--move-timeout",
+            "20",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     // SAFETY: setrlimit(2) between fork and exec touches no memory of the parent.
