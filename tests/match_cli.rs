@@ -320,6 +320,88 @@ fn shards_played_apart_merge_into_the_whole_match() {
     );
 }
 
+/// Shards of one match must be played with the same settings: a shard played with seed 78
+/// merged with shards of seed 77 is refused, from its PGN file or its results file, naming the
+/// file and the seed; the same shard played with seed 77 merges. Files written before the
+/// settings were recorded (here: with the record taken out) still merge, with a warning.
+#[test]
+fn a_shard_of_another_seed_is_not_merged() {
+    let dir = temp_dir("merge-seed");
+    let play = |k: usize, seed: &str| -> (PathBuf, PathBuf) {
+        let (pgn, results) = (
+            dir.join(format!("{k}-{seed}.pgn")),
+            dir.join(format!("{k}-{seed}.txt")),
+        );
+        let out = Command::new(MAGUS)
+            .arg("match")
+            .args(small_match(["a", "b"], "3", seed))
+            .args(["--shard", &format!("{k}/3"), "--pgnout"])
+            .arg(&pgn)
+            .arg("--results")
+            .arg(&results)
+            .output()
+            .unwrap();
+        succeeded(&out);
+        (pgn, results)
+    };
+    let (pgn1, txt1) = play(1, "77");
+    let (pgn2, txt2) = play(2, "77");
+    let (pgn3, txt3) = play(3, "77");
+    let (odd_pgn, odd_txt) = play(3, "78");
+    let merge = |files: &[&PathBuf]| {
+        Command::new(MAGUS)
+            .args(["match", "--merge"])
+            .args(files)
+            .output()
+            .unwrap()
+    };
+    for files in [[&pgn1, &pgn2, &odd_pgn], [&txt1, &txt2, &odd_txt]] {
+        let out = merge(&files);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{}", text(&out.stdout));
+        assert!(
+            err.contains(&format!(
+                "{} holds games of another match than {}: seed 78, not 77",
+                files[2].display(),
+                files[0].display()
+            )),
+            "{err}"
+        );
+    }
+    for files in [[&pgn1, &pgn2, &pgn3], [&txt1, &pgn2, &txt3]] {
+        let out = merge(&files);
+        succeeded(&out);
+        assert!(
+            stdout_lines(&out)[0].starts_with("Merged 6 games from 3 files"),
+            "{}",
+            text(&out.stdout)
+        );
+    }
+    // Files of an older magus, which did not record the settings.
+    let strip = |path: &PathBuf, drop: &str| {
+        let old = path.with_extension(format!("old.{}", path.extension().unwrap().display()));
+        let kept: String = std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with(drop))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        std::fs::write(&old, kept).unwrap();
+        old
+    };
+    let old_pgn = strip(&odd_pgn, "[MatchSettings ");
+    let old_txt = strip(&odd_txt, "# magus match settings: ");
+    for old in [&old_pgn, &old_txt] {
+        let out = merge(&[&pgn1, &pgn2, old]);
+        succeeded(&out);
+        let err = text(&out.stderr);
+        assert!(
+            err.contains(&format!("{} has games without a record", old.display())),
+            "{err}"
+        );
+    }
+}
+
 /// A match whose machine crashed in the middle of writing its fourth game goes on with
 /// `--resume`: the torn game is dropped, the three finished ones are counted and not played
 /// again, and the file ends with the same six games the match plays in one go (the results
