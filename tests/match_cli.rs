@@ -320,6 +320,88 @@ fn shards_played_apart_merge_into_the_whole_match() {
     );
 }
 
+/// Shards of one match must be played with the same settings: a shard played with seed 78
+/// merged with shards of seed 77 is refused, from its PGN file or its results file, naming the
+/// file and the seed; the same shard played with seed 77 merges. Files written before the
+/// settings were recorded (here: with the record taken out) still merge, with a warning.
+#[test]
+fn a_shard_of_another_seed_is_not_merged() {
+    let dir = temp_dir("merge-seed");
+    let play = |k: usize, seed: &str| -> (PathBuf, PathBuf) {
+        let (pgn, results) = (
+            dir.join(format!("{k}-{seed}.pgn")),
+            dir.join(format!("{k}-{seed}.txt")),
+        );
+        let out = Command::new(MAGUS)
+            .arg("match")
+            .args(small_match(["a", "b"], "3", seed))
+            .args(["--shard", &format!("{k}/3"), "--pgnout"])
+            .arg(&pgn)
+            .arg("--results")
+            .arg(&results)
+            .output()
+            .unwrap();
+        succeeded(&out);
+        (pgn, results)
+    };
+    let (pgn1, txt1) = play(1, "77");
+    let (pgn2, txt2) = play(2, "77");
+    let (pgn3, txt3) = play(3, "77");
+    let (odd_pgn, odd_txt) = play(3, "78");
+    let merge = |files: &[&PathBuf]| {
+        Command::new(MAGUS)
+            .args(["match", "--merge"])
+            .args(files)
+            .output()
+            .unwrap()
+    };
+    for files in [[&pgn1, &pgn2, &odd_pgn], [&txt1, &txt2, &odd_txt]] {
+        let out = merge(&files);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{}", text(&out.stdout));
+        assert!(
+            err.contains(&format!(
+                "{} holds games of another match than {}: seed 78, not 77",
+                files[2].display(),
+                files[0].display()
+            )),
+            "{err}"
+        );
+    }
+    for files in [[&pgn1, &pgn2, &pgn3], [&txt1, &pgn2, &txt3]] {
+        let out = merge(&files);
+        succeeded(&out);
+        assert!(
+            stdout_lines(&out)[0].starts_with("Merged 6 games from 3 files"),
+            "{}",
+            text(&out.stdout)
+        );
+    }
+    // Files of an older magus, which did not record the settings.
+    let strip = |path: &PathBuf, drop: &str| {
+        let old = path.with_extension(format!("old.{}", path.extension().unwrap().display()));
+        let kept: String = std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with(drop))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        std::fs::write(&old, kept).unwrap();
+        old
+    };
+    let old_pgn = strip(&odd_pgn, "[MatchSettings ");
+    let old_txt = strip(&odd_txt, "# magus match settings: ");
+    for old in [&old_pgn, &old_txt] {
+        let out = merge(&[&pgn1, &pgn2, old]);
+        succeeded(&out);
+        let err = text(&out.stderr);
+        assert!(
+            err.contains(&format!("{} has games without a record", old.display())),
+            "{err}"
+        );
+    }
+}
+
 /// A match whose machine crashed in the middle of writing its fourth game goes on with
 /// `--resume`: the torn game is dropped, the three finished ones are counted and not played
 /// again, and the file ends with the same six games the match plays in one go (the results
@@ -471,7 +553,7 @@ fn ctrl_c_stops_the_games_and_keeps_the_finished_ones() {
     let (pgn, pidfile) = (dir.join("games.pgn"), dir.join("pids"));
     let fake_engine = |name: &str| {
         format!(
-            "name={name},cmd=python3 {} none 1 {MAGUS} {}",
+            "name={name},cmd=python3 {} none+child 1 {MAGUS} {}",
             fake("faulty_uci.py").display(),
             pidfile.display()
         )
@@ -535,7 +617,7 @@ fn a_second_ctrl_c_exits_at_once() {
     let dir = temp_dir("ctrl-c-twice");
     let pidfile = dir.join("pids");
     let deaf = format!(
-        "name=deaf,cmd=python3 {} deaf 1 {MAGUS} {}",
+        "name=deaf,cmd=python3 {} deaf+child 1 {MAGUS} {}",
         fake("faulty_uci.py").display(),
         pidfile.display()
     );
@@ -574,6 +656,129 @@ fn a_second_ctrl_c_exits_at_once() {
     let engines = pids(&pidfile);
     assert!(!engines.is_empty());
     assert!(all_ended(&engines), "engines left running: {engines:?}");
+}
+
+/// A two-game match of `faulty_uci.py MODE 2` (with a helper process that shares its output,
+/// the `+child` modes) against magus at 300 nodes a move: its output lines, its standard
+/// error, and the process ids the fake engines wrote (theirs, their magus's, their helper's).
+fn helper_match(name: &str, mode: &str) -> (Vec<String>, String, Vec<u32>) {
+    let dir = temp_dir(name);
+    let pidfile = dir.join("pids");
+    let faulty = format!(
+        "name=faulty,cmd=python3 {} {mode} 2 {MAGUS} {}",
+        fake("faulty_uci.py").display(),
+        pidfile.display()
+    );
+    let mut child = Command::new(MAGUS)
+        .args(["match", "--engine", &faulty, "--engine", &engine("magus")])
+        .args([
+            "--nodes",
+            "300",
+            "--max-plies",
+            "20",
+            "--move-timeout",
+            "20",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A stall instead of a crash would take 2 × 20 s.
+    let status = common::wait(&mut child, 35);
+    let out = child.wait_with_output().unwrap();
+    assert!(status.success(), "{}", text(&out.stderr));
+    (stdout_lines(&out), text(&out.stderr), pids(&pidfile))
+}
+
+/// An engine's helper processes (a wrapper script's engine, a thread pool in processes) share
+/// its process group and end with it: when the match is over and the engine has quit.
+#[test]
+fn an_engines_helper_processes_end_when_the_match_does() {
+    if !common::python_present() {
+        return;
+    }
+    let (lines, _, pids) = helper_match("helper-quits", "none+child");
+    assert_eq!(count_starting(&lines, "Finished game "), 2);
+    // The engine's check before the match and the match itself: two helpers at least.
+    assert!(pids.len() >= 6, "{pids:?}");
+    assert!(all_ended(&pids), "processes left running: {pids:?}");
+}
+
+/// An engine that crashes while a helper process still holds its output is seen to crash
+/// (not to stall until the move timeout), and the helper is killed with it.
+#[test]
+fn an_engine_that_crashes_is_seen_and_its_helpers_end() {
+    if !common::python_present() {
+        return;
+    }
+    let (lines, err, pids) = helper_match("helper-crash", "crash+child");
+    let finished: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("Finished game "))
+        .collect();
+    assert_eq!(finished.len(), 2, "{err}");
+    for line in finished {
+        assert!(line.contains("disconnects}"), "{line}");
+    }
+    assert!(all_ended(&pids), "processes left running: {pids:?}");
+}
+
+/// An engine that sends an endless line without a line break loses the game by a protocol
+/// error naming the limit of a line, and the referee's memory stays bounded: the match runs
+/// under an address-space limit of 1 GiB (the engines too), which buffering the line whole
+/// would break within a second.
+#[test]
+fn an_endless_line_loses_by_protocol_error_in_bounded_memory() {
+    if !common::python_present() {
+        return;
+    }
+    use std::os::unix::process::CommandExt;
+    let faulty = format!(
+        "name=faulty,cmd=python3 {} endless-line 2 {MAGUS}",
+        fake("faulty_uci.py").display()
+    );
+    let mut command = Command::new(MAGUS);
+    command
+        .args(["match", "--engine", &faulty, "--engine", &engine("magus")])
+        .args([
+            "--nodes",
+            "300",
+            "--max-plies",
+            "20",
+            "--move-timeout",
+            "20",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit(2) between fork and exec touches no memory of the parent.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 1 << 30,
+                rlim_max: 1 << 30,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
+    let status = common::wait(&mut child, 35);
+    let out = child.wait_with_output().unwrap();
+    assert!(status.success(), "{}", text(&out.stderr));
+    let lines = stdout_lines(&out);
+    let finished: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("Finished game "))
+        .collect();
+    assert_eq!(finished.len(), 2, "{}", lines.join("\n"));
+    for line in finished {
+        assert!(
+            line.contains("breaks the protocol: a line longer than 1 MiB"),
+            "{line}"
+        );
+    }
 }
 
 /// `magus match … | head -1`: magus stops the match and ends quietly.

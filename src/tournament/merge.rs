@@ -6,12 +6,15 @@ use std::path::PathBuf;
 
 use super::Summary;
 use super::records;
+use super::settings_record::SettingsRecord;
 use super::stats::Sprt;
 
 /// Reads every file and counts every game once. The engines are named by the games: the
 /// first engine is White of the lowest-numbered game (in a two-engine match, the first
 /// engine of the command line, which an SPRT tests). A game number found twice (shards
-/// that overlap, a file given twice) is an error naming both files.
+/// that overlap, a file given twice) is an error naming both files, and so are games played
+/// with other settings than the first file's ([`SettingsRecord`]); files from before the
+/// settings were recorded are taken unchecked, with a warning.
 pub fn merge(
     files: &[PathBuf],
     void_illegal: &[String],
@@ -19,8 +22,36 @@ pub fn merge(
 ) -> Result<Summary, String> {
     let mut games = Vec::new();
     let mut source: HashMap<usize, usize> = HashMap::new();
+    // The first settings found, and the file they are from.
+    let mut first: Option<(SettingsRecord, usize)> = None;
     for (i, path) in files.iter().enumerate() {
-        for g in records::read_file(path)? {
+        let file = records::read_file(path)?;
+        if file.unrecorded {
+            log::warn!(
+                "--merge: {} has games without a record of their match's settings (from an \
+                 older magus): they cannot be checked against the other files",
+                path.display()
+            );
+        }
+        for settings in file.settings {
+            match &first {
+                None => first = Some((settings, i)),
+                Some((expected, from)) => {
+                    if let Some(d) = settings.difference(expected) {
+                        let other = if *from == i {
+                            "other games of the same file".to_string()
+                        } else {
+                            files[*from].display().to_string()
+                        };
+                        return Err(format!(
+                            "--merge: {} holds games of another match than {other}: {d}",
+                            path.display()
+                        ));
+                    }
+                }
+            }
+        }
+        for g in file.games {
             if let Some(&first) = source.get(&g.number) {
                 return Err(format!(
                     "--merge: game {} is in {} and in {}: shards must not overlap",

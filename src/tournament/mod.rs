@@ -20,6 +20,7 @@ pub mod records;
 pub mod referee;
 pub mod report;
 pub mod resume;
+pub mod settings_record;
 pub mod stats;
 pub mod summary;
 
@@ -263,7 +264,12 @@ pub fn run(config: &Config, mut on_progress: impl FnMut(Progress<'_>)) -> Result
             let mut file = open_append(path, "--results")?;
             let empty = file.metadata().map(|m| m.len() == 0).unwrap_or(false);
             if empty {
-                let text = format!("{}\n{resumed_lines}", records::RESULTS_HEADER);
+                let text = format!(
+                    "{}\n{}{}\n{resumed_lines}",
+                    records::RESULTS_HEADER,
+                    settings_record::RESULTS_PREFIX,
+                    settings_record::SettingsRecord::of(config).to_text()
+                );
                 append(&mut file, &text).map_err(|e| format!("--results: {e}"))?;
             }
             Some(file)

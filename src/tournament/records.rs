@@ -10,6 +10,7 @@ use std::path::Path;
 
 use super::payoff::Payoff;
 use super::referee::{GameRecord, GameResult};
+use super::settings_record::{self, SettingsRecord};
 use crate::pgn::{PgnGame, PgnMove};
 
 /// The first line of a results file: what the tab-separated columns hold.
@@ -216,20 +217,60 @@ pub fn read_pgn_games(text: &str) -> Result<(Vec<PgnGame>, Option<usize>), Strin
     Ok((games, None))
 }
 
+/// What a PGN or results file holds: its finished games and the match settings recorded with
+/// them ([`SettingsRecord`]).
+pub struct FileRecords {
+    pub games: Vec<GameRecord>,
+    /// Each different record found, in the order found.
+    pub settings: Vec<SettingsRecord>,
+    /// Some games have no record (written by a magus from before records were kept).
+    pub unrecorded: bool,
+}
+
 /// Every finished game of a file: a PGN file (it starts with a tag) or a results file. A torn
 /// last game, from a match still running or one that crashed, is left out.
-pub fn read_file(path: &Path) -> Result<Vec<GameRecord>, String> {
+pub fn read_file(path: &Path) -> Result<FileRecords, String> {
     let shown = path.display();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
-    if text.trim_start().starts_with('[') {
-        let (games, _) = read_pgn_games(&text).map_err(|e| format!("{shown}: {e}"))?;
-        games
+    let mut settings: Vec<SettingsRecord> = Vec::new();
+    let mut note = |text: &str| -> Result<(), String> {
+        let record = SettingsRecord::parse(text).map_err(|e| format!("{shown}: {e}"))?;
+        if !settings.contains(&record) {
+            settings.push(record);
+        }
+        Ok(())
+    };
+    let (games, unrecorded) = if text.trim_start().starts_with('[') {
+        let (pgn, _) = read_pgn_games(&text).map_err(|e| format!("{shown}: {e}"))?;
+        let mut unrecorded = false;
+        for g in &pgn {
+            match g.tag(settings_record::PGN_TAG) {
+                Some(t) => note(t)?,
+                None => unrecorded = true,
+            }
+        }
+        let games = pgn
             .iter()
             .map(|g| record_from_pgn(g).map_err(|e| format!("{shown}: {e}")))
-            .collect()
+            .collect::<Result<Vec<_>, _>>()?;
+        (games, unrecorded)
     } else {
-        read_results(&text).map_err(|e| format!("{shown}: {e}"))
-    }
+        let games = read_results(&text).map_err(|e| format!("{shown}: {e}"))?;
+        let mut recorded = false;
+        for line in text.lines() {
+            if let Some(t) = line.strip_prefix(settings_record::RESULTS_PREFIX) {
+                note(t)?;
+                recorded = true;
+            }
+        }
+        let unrecorded = !recorded && !games.is_empty();
+        (games, unrecorded)
+    };
+    Ok(FileRecords {
+        games,
+        settings,
+        unrecorded,
+    })
 }
 
 #[cfg(test)]

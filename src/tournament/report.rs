@@ -61,6 +61,11 @@ pub fn pgn_game(record: &GameRecord, config: &Config) -> PgnGame {
         g.set_tag("Scoring", "magi-12");
         g.set_tag("Payoff", format!("{w}-{b}"));
     }
+    // What merging checks the shards of a match by.
+    g.set_tag(
+        super::settings_record::PGN_TAG,
+        super::settings_record::SettingsRecord::of(config).to_text(),
+    );
     g.moves = record
         .moves
         .iter()

@@ -15,10 +15,15 @@ MODE: illegal      answers `bestmove a1a1`
                    not, since the pawn has moved already
       deaf         plays normally, but ignores `quit`, SIGINT, SIGTERM and SIGHUP (only
                    SIGKILL or the end of its input stops it)
+      endless-line writes an endless line without a line break (until its output closes)
       none         plays normally
+
+MODE+child: also starts a `sleep 1000` that shares its output, as an engine's helper
+process would, and appends its process id to PIDFILE.
 
 PIDFILE: a file to which it appends its process id and its magus's, one a line.
 """
+import os
 import signal
 import subprocess
 import sys
@@ -26,10 +31,14 @@ import threading
 import time
 
 mode, after, magus = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+mode, _, helper = mode.partition("+")
 child = subprocess.Popen([magus], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+pids = [child.pid, os.getpid()]
+if helper == "child":
+    pids.append(subprocess.Popen(["sleep", "1000"], stdin=subprocess.DEVNULL).pid)
 if len(sys.argv) > 4:
-    with open(sys.argv[4], "a") as pids:
-        pids.write("%d\n%d\n" % (child.pid, __import__("os").getpid()))
+    with open(sys.argv[4], "a") as pidfile:
+        pidfile.write("".join("%d\n" % p for p in pids))
 if mode == "deaf":
     for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(s, signal.SIG_IGN)
@@ -79,6 +88,12 @@ for line in sys.stdin:
             if mode == "double-step":
                 say("bestmove " + ("e3e5" if white_to_move(position) else "e8e6"))
                 continue
+            if mode == "endless-line":
+                try:
+                    while True:
+                        sys.stdout.write("x" * 65536)
+                except (BrokenPipeError, OSError):
+                    os._exit(0)
             if mode == "crash":
                 child.kill()
                 sys.exit(3)

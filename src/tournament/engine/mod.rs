@@ -327,10 +327,6 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        if self.process.is_running() {
-            self.stop();
-        } else {
-            self.process.reap();
-        }
+        self.stop();
     }
 }
