@@ -14,3 +14,4 @@ carrying the engine's message. See docs/python.md in the magus repository.
 """
 
 from ._magus import *  # noqa: F401,F403
+from ._magus import __version__  # noqa: F401

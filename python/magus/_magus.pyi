@@ -10,6 +10,7 @@ the piece on e4), ``e3e4,n@c5`` (a move with a drop).
 from typing import Optional, Sequence, TypedDict, final
 
 __all__ = [
+    "__version__",
     "MagusError",
     "error",
     "UnknownVariantError",
@@ -63,6 +64,8 @@ __all__ = [
     "SearchResult",
 ]
 
+__version__: str
+"""The module's version, as ``pip`` and ``importlib.metadata`` give it (``"0.1.0"``)."""
 VALUE_MATE: int
 """A win for the side to move (32000, Fairy-Stockfish's value); ``-VALUE_MATE`` a loss."""
 VALUE_DRAW: int
@@ -107,7 +110,8 @@ class VariantConfigError(MagusError):
     line and key."""
 
 class MagusWarning(UserWarning):
-    """A remark on a definition that was loaded, or one refused when ``strict=False``."""
+    """A remark on a definition that was loaded, one refused when ``strict=False``, or a
+    definition that replaces a variant of the same name (a built-in one included)."""
 
 def version() -> tuple[int, int, int]:
     """The module's version, ``(major, minor, patch)``."""
@@ -236,8 +240,8 @@ def move_effects(
 def perft(
     variant: str, fen: str, depth: int, movelist: Optional[Sequence[str]] = None
 ) -> int:
-    """The leaves of the legal move tree ``depth`` plies deep; the interpreter's lock is
-    released while it counts."""
+    """The leaves of the legal move tree ``depth`` plies deep (0 to 12); the interpreter's
+    lock is released while it counts, and Ctrl-C stops the count (KeyboardInterrupt)."""
 
 def game_result(
     variant: str, fen: str, movelist: Sequence[str], chess960: bool = False
@@ -314,12 +318,14 @@ class SearchResult:
     score_cp: Optional[int]
     """Centipawns from the side to move's view; ``None`` for a mate score."""
     mate: Optional[int]
-    """Mate in this many moves (negative: being mated); ``None`` otherwise."""
+    """Mate in this many moves (negative: being mated; ``0``: mated already, as UCI's
+    ``score mate 0``); ``None`` otherwise. A stalemated root is a draw (``score_cp``)
+    unless the variant scores stalemate as a win or a loss (then ``mate=0`` too)."""
     depth: int
     seldepth: int
     nodes: int
     time: float
-    """Seconds."""
+    """Seconds the search took, not counting a wait for another search of the engine."""
     pv: list[str]
     """The principal variation in wire notation."""
     pv_san: list[str]
@@ -360,10 +366,12 @@ class Engine:
     ) -> SearchResult:
         """Searches the position after ``moves`` until a limit: ``depth`` (plies),
         ``nodes``, ``time`` (seconds); at least one. Releases the interpreter's lock while
-        it thinks; Ctrl-C stops it (KeyboardInterrupt)."""
+        it thinks; Ctrl-C stops it (KeyboardInterrupt). Searches on one engine are
+        serialised: one asked for while another runs waits for it to end."""
 
     def stop(self) -> None:
-        """Stops the search under way (from another thread); it answers at once."""
+        """Stops the search under way (from another thread); it answers at once. A search
+        waiting for its turn then starts."""
 
     def new_game(self) -> None:
         """Clears the hash table and the search's tables."""

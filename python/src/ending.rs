@@ -12,6 +12,7 @@ use magus::with_position;
 use pyo3::prelude::*;
 
 use crate::errors::{MagusError, no_chess960};
+use crate::integers::Integer;
 use crate::position::Line;
 
 /// pyffish's `VALUE_MATE` (Fairy-Stockfish's value, so that code comparing with it works).
@@ -154,7 +155,7 @@ fn color_named(text: &str) -> PyResult<Color> {
     }
 }
 
-fn offer_from((kind, by, fullmove, accepted): (String, String, u32, bool)) -> PyResult<Offer> {
+fn offer_from((kind, by, fullmove, accepted): (String, String, Integer, bool)) -> PyResult<Offer> {
     let kind = match kind.to_ascii_lowercase().as_str() {
         "resign" | "resignation" => OfferKind::Resign,
         "draw" => OfferKind::Draw,
@@ -164,9 +165,7 @@ fn offer_from((kind, by, fullmove, accepted): (String, String, u32, bool)) -> Py
             )));
         }
     };
-    if fullmove == 0 {
-        return Err(MagusError::new_err("an offer's move number starts at 1"));
-    }
+    let fullmove = fullmove.within("an offer's fullmove", 1..=i64::from(u32::MAX))?;
     Ok(Offer {
         kind,
         by: color_named(&by)?,
@@ -188,7 +187,7 @@ pub fn payoff(
     variant: &str,
     fen: &str,
     movelist: Vec<String>,
-    offers: Option<Vec<(String, String, u32, bool)>>,
+    offers: Option<Vec<(String, String, Integer, bool)>>,
     resigned: Option<String>,
     rule150: bool,
     refused_draw_decays: bool,

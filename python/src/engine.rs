@@ -1,9 +1,10 @@
 //! The `Engine` class: searches through the library's engine facade
 //! (`magus::search::engine::Engine`), with the interpreter's lock released while it thinks.
 //! The engine keeps its hash table and its threads' tables from one search to the next.
+//! Searches asked for from several Python threads take turns, one at a time.
 
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use magus::board::Move;
@@ -13,10 +14,12 @@ use magus::protocol::uci::{PAYOFF_STALEMATE_BONUS, max_threads};
 use magus::search::engine::Engine as SearchEngine;
 use magus::search::time::Limits;
 use magus::search::{Report, Score, SearchResult as Found};
+use magus::variant::Stalemate;
 use magus::with_position;
 use pyo3::prelude::*;
 
 use crate::errors::MagusError;
+use crate::integers::Integer;
 use crate::position::{after_wire, bad_move_in_list, read_fen};
 use crate::variants;
 
@@ -34,14 +37,16 @@ pub struct SearchResult {
     ponder: Option<String>,
     /// The score in centipawns from the side to move's view; `None` for a mate score.
     score_cp: Option<i32>,
-    /// Mate in this many moves (negative: the side to move is mated); `None` otherwise.
+    /// Mate in this many moves (negative: the side to move is mated; 0: it is mated
+    /// already, UCI's `score mate 0`); `None` otherwise.
     mate: Option<i32>,
     /// The depth of the last completed iteration.
     depth: i32,
     /// The deepest ply reached (quiescence included).
     seldepth: usize,
     nodes: u64,
-    /// Seconds the search took.
+    /// Seconds the search took, from its start (not counting a wait for another search on
+    /// the same `Engine` to end).
     time: f64,
     /// The principal variation in wire notation, the best move first.
     pv: Vec<String>,
@@ -71,21 +76,34 @@ impl SearchResult {
 }
 
 /// A search engine: its hash table, threads and scoring. Searches release the interpreter's
-/// lock, so other Python threads run meanwhile (and may call `stop`).
+/// lock, so other Python threads run meanwhile (and may call `stop`). Searches on one engine
+/// are serialised: one asked for while another runs waits for it to end.
 #[pyclass(module = "magus", name = "Engine", frozen)]
 pub struct Engine {
     engine: SearchEngine,
+    /// Whether a search holds the engine, and the signal that it let go.
+    busy: Mutex<bool>,
+    freed: Condvar,
 }
 
-fn check_threads(threads: usize) -> PyResult<usize> {
-    let most = max_threads();
-    if (1..=most).contains(&threads) {
-        Ok(threads)
-    } else {
-        Err(MagusError::new_err(format!(
-            "threads={threads}: give 1 to {most}"
-        )))
+/// A search's hold on the engine, let go when dropped (on an error or an interrupt too).
+struct Turn<'a> {
+    engine: &'a Engine,
+}
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        *self.engine.lock_busy() = false;
+        self.engine.freed.notify_one();
     }
+}
+
+fn check_threads(threads: &Integer) -> PyResult<usize> {
+    threads.within("threads", 1..=max_threads() as i64)
+}
+
+fn check_hash(hash: &Integer) -> PyResult<usize> {
+    hash.within("hash", 1..=i64::MAX)
 }
 
 fn stalemate_bonus(scoring: &str) -> PyResult<i32> {
@@ -99,6 +117,37 @@ fn stalemate_bonus(scoring: &str) -> PyResult<i32> {
 }
 
 impl Engine {
+    fn lock_busy(&self) -> MutexGuard<'_, bool> {
+        // The flag is a plain bool: a panic while it was held leaves nothing half done.
+        self.busy.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits, with the lock released, until no other search holds the engine, and takes
+    /// it; Ctrl-C meanwhile raises the signal's exception.
+    fn take_turn(&self, py: Python<'_>) -> PyResult<Turn<'_>> {
+        loop {
+            let taken = py.detach(|| {
+                let mut busy = self.lock_busy();
+                if *busy {
+                    busy = self
+                        .freed
+                        .wait_timeout(busy, SIGNAL_POLL)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
+                }
+                if *busy {
+                    return false;
+                }
+                *busy = true;
+                true
+            });
+            if taken {
+                return Ok(Turn { engine: self });
+            }
+            py.check_signals()?;
+        }
+    }
+
     /// Waits for the search's result with the lock released, looking for signals (Ctrl-C)
     /// now and then; on one, the search is stopped and the signal's exception raised.
     fn wait(&self, py: Python<'_>, mut receive: Receiver<Found>) -> PyResult<Found> {
@@ -131,9 +180,13 @@ impl Engine {
     /// in MB; `scoring`: `"standard"`, or `"magi-12"` (the Magi payoff values giving
     /// stalemate above a draw).
     #[new]
-    #[pyo3(signature = (threads=1, hash=16, scoring="standard"))]
-    fn new(threads: usize, hash: usize, scoring: &str) -> PyResult<Engine> {
-        let threads = check_threads(threads)?;
+    #[pyo3(
+        signature = (threads=Integer::from(1), hash=Integer::from(16), scoring="standard"),
+        text_signature = "(threads=1, hash=16, scoring='standard')"
+    )]
+    fn new(threads: Integer, hash: Integer, scoring: &str) -> PyResult<Engine> {
+        let threads = check_threads(&threads)?;
+        let hash = check_hash(&hash)?;
         let bonus = stalemate_bonus(scoring)?;
         let engine = SearchEngine::with_hash(1);
         engine.set_hash(hash).map_err(MagusError::new_err)?;
@@ -141,18 +194,23 @@ impl Engine {
             o.threads = threads;
             o.stalemate_bonus = bonus;
         });
-        Ok(Engine { engine })
+        Ok(Engine {
+            engine,
+            busy: Mutex::new(false),
+            freed: Condvar::new(),
+        })
     }
 
     /// Changes the settings given (the others stay) for the searches from now on.
     #[pyo3(signature = (threads=None, hash=None, scoring=None))]
     fn configure(
         &self,
-        threads: Option<usize>,
-        hash: Option<usize>,
+        threads: Option<Integer>,
+        hash: Option<Integer>,
         scoring: Option<&str>,
     ) -> PyResult<()> {
-        let threads = threads.map(check_threads).transpose()?;
+        let threads = threads.as_ref().map(check_threads).transpose()?;
+        let hash = hash.as_ref().map(check_hash).transpose()?;
         let bonus = scoring.map(stalemate_bonus).transpose()?;
         if let Some(mb) = hash {
             self.engine.set_hash(mb).map_err(MagusError::new_err)?;
@@ -182,7 +240,8 @@ impl Engine {
     /// Searches the position after `moves` (wire notation; the positions on the way count
     /// for repetitions) until one of the limits is reached: `depth` (plies), `nodes`, `time`
     /// (seconds). At least one must be given. The lock is released while the engine thinks;
-    /// Ctrl-C stops the search and raises KeyboardInterrupt.
+    /// Ctrl-C stops the search and raises KeyboardInterrupt. A search asked for while another
+    /// runs on this engine (from another thread) waits for it to end.
     #[pyo3(signature = (variant, fen, moves=None, *, depth=None, nodes=None, time=None))]
     // The arguments are the Python method's, keywords included.
     #[allow(clippy::too_many_arguments)]
@@ -192,8 +251,8 @@ impl Engine {
         variant: &str,
         fen: &str,
         moves: Option<Vec<String>>,
-        depth: Option<i32>,
-        nodes: Option<u64>,
+        depth: Option<Integer>,
+        nodes: Option<Integer>,
         time: Option<f64>,
     ) -> PyResult<SearchResult> {
         let limits = limits(depth, nodes, time)?;
@@ -208,6 +267,8 @@ impl Engine {
         let last: Arc<Mutex<Option<Report>>> = Arc::new(Mutex::new(None));
         let keep = Arc::clone(&last);
         let (send, receive) = channel();
+        let turn = self.take_turn(py)?;
+        let stalemate_bonus = self.engine.options().stalemate_bonus;
         let started = Instant::now();
         self.engine.go(
             &game,
@@ -223,12 +284,17 @@ impl Engine {
         );
         let found = self.wait(py, receive)?;
         let elapsed = started.elapsed().as_secs_f64();
+        drop(turn);
         let report = last.lock().unwrap_or_else(|e| e.into_inner()).take();
-        Ok(describe(game.position(), &found, report, elapsed))
+        let mut result = describe(game.position(), &found, report, elapsed);
+        if found.best.is_null() {
+            (result.score_cp, result.mate) = ended_score(game.position(), stalemate_bonus);
+        }
+        Ok(result)
     }
 
     /// Stops the search under way (from another thread): it answers at once with the best
-    /// move it has.
+    /// move it has. A search waiting for its turn then starts.
     fn stop(&self) {
         self.engine.stop();
     }
@@ -239,20 +305,14 @@ impl Engine {
     }
 }
 
-fn limits(depth: Option<i32>, nodes: Option<u64>, time: Option<f64>) -> PyResult<Limits> {
+fn limits(depth: Option<Integer>, nodes: Option<Integer>, time: Option<f64>) -> PyResult<Limits> {
     if depth.is_none() && nodes.is_none() && time.is_none() {
         return Err(MagusError::new_err(
             "search: give a limit: depth, nodes or time (seconds)",
         ));
     }
-    if let Some(d) = depth
-        && !(1..=127).contains(&d)
-    {
-        return Err(MagusError::new_err(format!("depth={d}: give 1 to 127")));
-    }
-    if nodes == Some(0) {
-        return Err(MagusError::new_err("nodes=0 leaves nothing to search"));
-    }
+    let depth = depth.map(|d| d.within("depth", 1..=127)).transpose()?;
+    let nodes = nodes.map(|n| n.within("nodes", 1..=i64::MAX)).transpose()?;
     let movetime = match time {
         Some(t) if !(t.is_finite() && t > 0.0 && t <= 1e7) => {
             return Err(MagusError::new_err(format!(
@@ -268,6 +328,23 @@ fn limits(depth: Option<i32>, nodes: Option<u64>, time: Option<f64>) -> PyResult
         movetime,
         ..Limits::default()
     })
+}
+
+/// The score of a root with no legal move, `(score_cp, mate)` as the search scores such a
+/// node: checkmate is `mate=0`, as UCI engines print `score mate 0`; a stalemate is what the
+/// variant makes it, a draw (less the stalemate bonus of `magi-12` scoring, which the
+/// stalemated side does not get) or an end as final as a mate.
+fn ended_score(
+    position: &magus::board::AnyPosition,
+    stalemate_bonus: i32,
+) -> (Option<i32>, Option<i32>) {
+    if position.in_check() {
+        return (None, Some(0));
+    }
+    match position.variant().end.stalemate {
+        Stalemate::Draw => (Some(-stalemate_bonus), None),
+        Stalemate::Loss | Stalemate::Win => (None, Some(0)),
+    }
 }
 
 fn describe(

@@ -90,6 +90,24 @@ pub fn validate_fen(fen: &str, variant: &str, chess960: bool) -> PyResult<i32> {
     }
     Ok(match AnyPosition::from_fen(variant, Some(fen)) {
         Ok(_) => FEN_OK,
+        Err(message) if message.starts_with("FEN field") => bad_counter(fen),
         Err(message) => code_of(&message),
     })
+}
+
+/// The code of a FEN with a field the reader did not understand after the en passant
+/// square. The reader cannot tell a bad counter from bad `key=value` state (counters may be
+/// left out); pyffish's codes can, by the field's place: text with no `=` where the halfmove
+/// clock or the fullmove number stands (`x`, `-1`, `1.5`) is that counter's fault.
+fn bad_counter(fen: &str) -> i32 {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let is_number = |text: &str| text.bytes().all(|b| b.is_ascii_digit());
+    let is_counter_slot = |text: &str| !text.contains('=') && !is_number(text);
+    match fields.get(4..).unwrap_or_default() {
+        [halfmove, ..] if is_counter_slot(halfmove) => FEN_INVALID_HALF_MOVE_COUNTER,
+        [halfmove, fullmove, ..] if is_number(halfmove) && is_counter_slot(fullmove) => {
+            FEN_INVALID_MOVE_COUNTER
+        }
+        _ => FEN_INVALID_NB_PARTS,
+    }
 }

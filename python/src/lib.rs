@@ -15,6 +15,7 @@ mod ending;
 mod engine;
 mod errors;
 mod fen;
+mod integers;
 mod moves;
 mod pgn;
 mod position;
@@ -41,6 +42,8 @@ fn info() -> String {
 #[pymodule]
 fn _magus(module: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(module)?;
+    // The version as Python packages give theirs; `version()` is pyffish's tuple of it.
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add("VALUE_MATE", ending::VALUE_MATE)?;
     module.add("VALUE_DRAW", ending::VALUE_DRAW)?;
     module.add("NOTATION_DEFAULT", moves::NOTATION_DEFAULT)?;

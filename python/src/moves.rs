@@ -1,13 +1,21 @@
 //! Moves: the legal ones, SAN, the FEN after a line, checks and captures (pyffish's
 //! functions), and what magus adds: SAN to wire notation, the side effects of a move, perft.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::time::Duration;
+
 use magus::board::{AnyPosition, Bitboard, Color, Move, MoveKind, Position, Square};
+use magus::movegen::perft::perft_until;
 use magus::protocol::notation::to_wire as wire_of;
+use magus::protocol::uci::MAX_PERFT_DEPTH;
 use magus::with_position;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::errors::{IllegalMoveError, MagusError, no_chess960};
+use crate::integers::Integer;
 use crate::position::{Line, after_wire, bad_move_in_list, play, read_fen};
 use crate::variants;
 
@@ -166,19 +174,51 @@ pub fn to_wire(variant: &str, fen: &str, san: &str) -> PyResult<String> {
     Ok(with_position!(&position, p => wire_of(p, m, 1)))
 }
 
+/// How often the waiting thread looks for Ctrl-C (KeyboardInterrupt) while perft counts.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
 /// The leaves of the move tree `depth` plies deep after `movelist` (the move generator's
-/// proof). The interpreter's lock is released while it counts.
+/// proof), `depth` from 0 to the UCI command's most. The count runs on a thread of its own
+/// while this one, with the interpreter's lock released, looks for signals now and then:
+/// Ctrl-C ends the count and raises KeyboardInterrupt.
 #[pyfunction]
 #[pyo3(signature = (variant, fen, depth, movelist=None))]
 pub fn perft(
     py: Python<'_>,
     variant: &str,
     fen: &str,
-    depth: u32,
+    depth: Integer,
     movelist: Option<Vec<String>>,
 ) -> PyResult<u64> {
+    let depth: u32 = depth.within("depth", 0..=i64::from(MAX_PERFT_DEPTH))?;
     let position = Line::new(variant, fen, &movelist.unwrap_or_default())?.position;
-    Ok(py.detach(move || with_position!(&position, p => magus::movegen::perft::perft(p, depth))))
+    let cancel = Arc::new(AtomicBool::new(false));
+    let (send, mut receive) = channel();
+    let counting = Arc::clone(&cancel);
+    std::thread::Builder::new()
+        .name("perft".into())
+        .spawn(move || {
+            let leaves = with_position!(&position, p => perft_until(p, depth, &counting));
+            let _ = send.send(leaves);
+        })
+        .map_err(|e| MagusError::new_err(format!("perft: cannot start a thread: {e}")))?;
+    loop {
+        let (got, back) = py.detach(move || (receive.recv_timeout(SIGNAL_POLL), receive));
+        receive = back;
+        match got {
+            Ok(Some(leaves)) => return Ok(leaves),
+            Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                return Err(MagusError::new_err("perft ended without a count"));
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(interrupt) = py.check_signals() {
+                    // The counting thread gives up at its next node and ends on its own.
+                    cancel.store(true, Ordering::Relaxed);
+                    return Err(interrupt);
+                }
+            }
+        }
+    }
 }
 
 fn kind_name(kind: MoveKind) -> &'static str {

@@ -15,6 +15,15 @@ use crate::errors::{MagusError, MagusWarning, UnknownVariantError, VariantConfig
 
 static REGISTRY: LazyLock<RwLock<Registry>> = LazyLock::new(|| RwLock::new(Registry::builtin()));
 
+/// The names of the variants built into the engine, whatever has replaced them since.
+static BUILTIN_NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
+    Registry::builtin()
+        .names()
+        .into_iter()
+        .map(str::to_string)
+        .collect()
+});
+
 fn read() -> RwLockReadGuard<'static, Registry> {
     // A panic while loading leaves the registry as it was: nothing is half inserted.
     REGISTRY.read().unwrap_or_else(|e| e.into_inner())
@@ -71,7 +80,8 @@ pub fn captures_to_hand(variant: &str) -> PyResult<bool> {
 /// variants.ini sections (told apart by the text). With `strict` (the default) either every
 /// definition loads or none does, and the error lists every problem with its line and key;
 /// without it, the good definitions load and each refused one is a `MagusWarning`. Returns
-/// the names loaded. A variant with the name of one already known replaces it.
+/// the names loaded. A variant with the name of one already known replaces it, with a
+/// `MagusWarning` saying so.
 #[pyfunction]
 #[pyo3(signature = (config, strict=true))]
 pub fn load_variant_config(py: Python<'_>, config: &str, strict: bool) -> PyResult<Vec<String>> {
@@ -91,6 +101,7 @@ pub fn load_variant_config(py: Python<'_>, config: &str, strict: bool) -> PyResu
         let checked = registry.check_text(config, source, format, &check_variant);
         refuse_if_any(&checked, format)?;
     }
+    let known = known_names(&registry);
     let definitions = registry.load_text(config, source, format, &check_variant);
     drop(registry);
     if definitions.is_empty() {
@@ -102,7 +113,10 @@ pub fn load_variant_config(py: Python<'_>, config: &str, strict: bool) -> PyResu
     let mut loaded = Vec::new();
     for d in &definitions {
         match &d.outcome {
-            Ok(v) => loaded.push(v.name.clone()),
+            Ok(v) => {
+                warn_if_replaced(py, &known, &v.name)?;
+                loaded.push(v.name.clone());
+            }
             Err(problems) => {
                 let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
                 warn(py, &format!("refused: {}", text.join("; ")))?;
@@ -139,6 +153,28 @@ fn refuse_if_any(definitions: &[Definition], format: Format) -> PyResult<()> {
     }
 }
 
+fn known_names(registry: &Registry) -> Vec<String> {
+    registry.names().into_iter().map(str::to_string).collect()
+}
+
+/// The warning for a variant loaded under the name of one known before: every call naming
+/// it from now on gets the new rules, so a built-in one replaced by mistake must not go
+/// unnoticed.
+fn warn_if_replaced(py: Python<'_>, known: &[String], name: &str) -> PyResult<()> {
+    if !known.iter().any(|k| k == name) {
+        return Ok(());
+    }
+    let what = if BUILTIN_NAMES.iter().any(|b| b == name) {
+        "the built-in variant of that name"
+    } else {
+        "the variant of that name loaded before"
+    };
+    warn(
+        py,
+        &format!("'{name}' replaces {what}, for every call from now on"),
+    )
+}
+
 fn warn(py: Python<'_>, text: &str) -> PyResult<()> {
     let message = CString::new(text.replace('\0', " ")).expect("no NUL is left in the text");
     PyErr::warn(py, &py.get_type::<MagusWarning>(), &message, 2)
@@ -157,14 +193,18 @@ pub fn set_option(py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyRes
     let path = value.str()?.to_string();
     let path = Path::new(path.trim());
     let mut registry = write();
+    let known = known_names(&registry);
     let definitions = registry
         .load_path(path, &check_variant)
         .map_err(VariantConfigError::new_err)?;
     drop(registry);
     for d in &definitions {
-        if let Err(problems) = &d.outcome {
-            let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
-            warn(py, &format!("refused: {}", text.join("; ")))?;
+        match &d.outcome {
+            Ok(v) => warn_if_replaced(py, &known, &v.name)?,
+            Err(problems) => {
+                let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+                warn(py, &format!("refused: {}", text.join("; ")))?;
+            }
         }
     }
     Ok(())

@@ -12,6 +12,9 @@ REPO = PYTHON_DIR.parent
 ORACLE_PATHS = [REPO.parent / "shared" / "oracle" / "perft-suite.txt",
                 REPO / "tests" / "data" / "perft-suite.txt"]
 
+# Fairy-Stockfish's own variants.ini, beside the repository (never copied into it).
+FAIRY_VARIANTS = REPO.parent / "shared" / "anchors" / "fairy-stockfish" / "variants.ini"
+
 BUILTIN = ["chess", "deathmatch", "deathmatch-legacy", "magi", "magician-chess",
            "royal-magician"]
 
@@ -42,3 +45,18 @@ def oracle_lines():
         lines.append((variant, fen,
                       {int(d): int(n) for d, n in (pair.split("=") for pair in counts.split())}))
     return lines
+
+
+def fairy_sections(*names):
+    """The sections of Fairy-Stockfish's variants.ini that define `names`, as text."""
+    if not FAIRY_VARIANTS.exists():
+        skip_or_fail(f"no Fairy-Stockfish variants.ini: {FAIRY_VARIANTS}")
+    found = {}
+    current = None
+    for line in FAIRY_VARIANTS.read_text().splitlines():
+        if line.startswith("["):
+            current = line[1:].split("]")[0].split(":")[0]
+        if current in names:
+            found.setdefault(current, []).append(line)
+    assert set(found) == set(names), f"variants.ini defines {sorted(found)}"
+    return "\n".join("\n".join(found[n]) for n in names) + "\n"

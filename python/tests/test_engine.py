@@ -29,6 +29,19 @@ def test_being_mated_is_a_negative_mate(engine):
     assert found.pv_san[1:] == ["Qb2#"]
 
 
+# A mate in one for each variant by a move only that variant has: a swap-in (deathmatch, both
+# rule sets), a Wizard's leap (Magi), a Magician's spell check across a hole (Magician Chess),
+# a drop (Royal Magician). Searched as chess, none of these is a mate in one (or even a FEN).
+OWN_MATES = {
+    "chess": ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "normal"),
+    "deathmatch": ("7k/4N2p/7B/8/8/8/8/K7 w - - 0 1", "swap_in"),
+    "deathmatch-legacy": ("7k/4N2p/7B/8/8/8/8/K7 w - - 0 1", "swap_in"),
+    "magi": ("kr8/pr8/10/4W5/10/10/10/10/10/5K4 w - - 0 1", "normal"),
+    "magician-chess": ("3****/4***/6*/4M2/7/*2N3/k5K w - - 0 1", "normal"),
+    "royal-magician": ("7k/6pp/8/4K3/8/8/8/8[KR] w - - 0 1", "drop"),
+}
+
+
 @pytest.mark.parametrize("variant", BUILTIN)
 def test_a_search_in_every_variant_gives_a_legal_line(engine, variant):
     engine.new_game()
@@ -40,6 +53,25 @@ def test_a_search_in_every_variant_gives_a_legal_line(engine, variant):
     assert magus.get_san_moves(variant, fen, found.pv) == found.pv_san
     assert found.best_move_san == found.pv_san[0]
     assert (found.score_cp is None) != (found.mate is None)
+
+
+@pytest.mark.parametrize("variant", BUILTIN)
+def test_a_search_plays_by_its_variants_rules(engine, variant):
+    """Three variants start from chess's FEN, and chess's moves are legal in them: a search
+    that played chess would pass every check of a start position. These mates need the
+    variant's own moves."""
+    engine.new_game()
+    fen, kind = OWN_MATES[variant]
+    found = engine.search(variant, fen, depth=3)
+    assert found.mate == 1, found
+    assert magus.game_result(variant, fen, [found.best_move]) == -magus.VALUE_MATE
+    assert magus.move_effects(variant, fen, [], found.best_move)["kind"] == kind
+    if variant != "chess":
+        try:
+            as_chess = engine.search("chess", fen, depth=3)
+        except magus.FenError:
+            as_chess = None
+        assert as_chess is None or as_chess.mate != 1, "the position tells the variant apart"
 
 
 def test_the_moves_played_count(engine):
@@ -60,6 +92,22 @@ def test_node_and_time_limits(engine):
 def test_no_legal_move_gives_no_best_move(engine):
     found = engine.search("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", depth=3)
     assert found.best_move is None and found.pv == []
+
+
+def test_a_mated_root_is_mate_zero_and_a_stalemated_one_a_draw(engine):
+    # Qg7 guarded by the King: Black is mated (UCI engines print `score mate 0`).
+    mated = engine.search("chess", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", depth=3)
+    assert (mated.best_move, mated.mate, mated.score_cp) == (None, 0, None)
+    assert "mate=0" in repr(mated)
+    stalemated = engine.search("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", depth=3)
+    assert (stalemated.best_move, stalemated.mate, stalemated.score_cp) == (None, None, 0)
+    # With the Magi payoff's scoring, giving stalemate is worth more than a draw: the
+    # stalemated side scores below 0, as the search scores a stalemate one ply ahead.
+    payoff = magus.Engine(hash=1, scoring="magi-12")
+    stalemated = payoff.search("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", depth=3)
+    assert stalemated.mate is None and stalemated.score_cp < 0
+    mated = payoff.search("chess", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", depth=3)
+    assert (mated.mate, mated.score_cp) == (0, None)
 
 
 def test_threads_and_settings():
@@ -91,6 +139,29 @@ def test_the_lock_is_released_while_it_thinks(engine):
     assert results and results[0].best_move is not None
     assert time.monotonic() - started < 10
     assert counted > 1000, "this thread ran during the search"
+
+
+def test_searches_from_two_threads_take_turns_and_time_only_their_own(engine):
+    """The second search waits for the first (time=1.0) to end; its time is its own."""
+    results = {}
+
+    def search(name, **limits):
+        started = time.monotonic()
+        found = engine.search("chess", "startpos", **limits)
+        results[name] = (found, time.monotonic() - started)
+
+    first = threading.Thread(target=search, args=("first",), kwargs={"time": 1.0})
+    second = threading.Thread(target=search, args=("second",), kwargs={"depth": 1})
+    first.start()
+    time.sleep(0.3)
+    second.start()
+    first.join(timeout=20)
+    second.join(timeout=20)
+    assert not first.is_alive() and not second.is_alive()
+    found, waited = results["second"]
+    assert waited >= 0.5, "the second search waited for the first"
+    assert found.time < waited - 0.4, (found.time, waited)
+    assert found.best_move is not None and results["first"][0].time >= 0.9
 
 
 def test_bad_searches_are_refused(engine):

@@ -53,8 +53,37 @@ def test_wrong_types_are_type_errors():
         magus.legal_moves(None, CHESS, [])
     with pytest.raises(TypeError):
         magus.get_fen("chess", CHESS, [1, 2])
-    with pytest.raises((TypeError, OverflowError)):
-        magus.perft("chess", CHESS, -1)
+    with pytest.raises(TypeError):
+        magus.perft("chess", CHESS, 1.5)
+    with pytest.raises(TypeError):
+        magus.Engine(threads="2")
+
+
+# Every integer argument, with a value out of its range: negative, zero where a count must be
+# positive, and one too large for any machine integer.
+OUT_OF_RANGE = [
+    ("depth=-1", lambda: magus.perft("chess", CHESS, -1)),
+    ("depth=13", lambda: magus.perft("chess", CHESS, 13)),
+    (f"depth={2**70}", lambda: magus.perft("chess", CHESS, 2**70)),
+    ("threads=-1", lambda: magus.Engine(threads=-1)),
+    ("hash=-8", lambda: magus.Engine(hash=-8)),
+    (f"hash={-2**70}", lambda: magus.Engine(hash=-2**70)),
+    ("threads=-2", lambda: magus.Engine(hash=1).configure(threads=-2)),
+    ("hash=0", lambda: magus.Engine(hash=1).configure(hash=0)),
+    ("depth=-3", lambda: magus.Engine(hash=1).search("chess", CHESS, depth=-3)),
+    (f"depth={2**40}", lambda: magus.Engine(hash=1).search("chess", CHESS, depth=2**40)),
+    ("nodes=-100", lambda: magus.Engine(hash=1).search("chess", CHESS, nodes=-100)),
+    ("nodes=0", lambda: magus.Engine(hash=1).search("chess", CHESS, nodes=0)),
+    ("fullmove=-1", lambda: magus.payoff("magi", "startpos", [], offers=[("draw", "white", -1, False)])),
+]
+
+
+@pytest.mark.parametrize("named,call", OUT_OF_RANGE, ids=[n for n, _ in OUT_OF_RANGE])
+def test_an_integer_out_of_range_is_a_value_error_naming_it(named, call):
+    with pytest.raises(magus.MagusError) as caught:
+        call()
+    assert isinstance(caught.value, ValueError)
+    assert f"{named}: give " in str(caught.value)
 
 
 def test_the_last_good_state_is_kept():

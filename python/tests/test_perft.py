@@ -7,6 +7,11 @@ and FEN round trips of every position on the way. deathmatch-legacy has no oracl
 rule by rule): for it, and for every variant, the two ways of counting must agree.
 """
 
+import signal
+import subprocess
+import sys
+import time
+
 import pytest
 
 import magus
@@ -69,3 +74,32 @@ def test_perft_after_a_move_list_divides_the_oracle_count():
 def test_engine_and_python_counts_agree_from_the_start(variant):
     fen = magus.start_fen(variant)
     assert magus.perft(variant, fen, 3) == tree_size(variant, fen, 3)
+
+
+# Chess's perft 8 is 85 billion leaves: far more than the test waits for.
+COUNTED_TOO_LONG = """
+import time, magus
+print("counting", flush=True)
+started = time.monotonic()
+try:
+    magus.perft("chess", "startpos", 8)
+    print("counted")
+except KeyboardInterrupt:
+    print("interrupted after", round(time.monotonic() - started, 1))
+"""
+
+
+def test_ctrl_c_stops_a_long_perft():
+    child = subprocess.Popen([sys.executable, "-c", COUNTED_TOO_LONG],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "counting"
+        time.sleep(1.0)
+        child.send_signal(signal.SIGINT)
+        signalled = time.monotonic()
+        out, _ = child.communicate(timeout=20)
+    finally:
+        child.kill()
+        child.wait()
+    assert out.startswith("interrupted after"), out
+    assert time.monotonic() - signalled < 5, "it stopped soon after the signal"

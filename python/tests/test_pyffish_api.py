@@ -5,12 +5,15 @@ python-chess along seeded random games."""
 
 import importlib.metadata
 import random
+import subprocess
+import sys
+import textwrap
 import warnings
 
 import pytest
 
 import magus
-from conftest import BUILTIN, REPO, skip_or_fail
+from conftest import BUILTIN, REPO, fairy_sections, skip_or_fail
 
 CHESS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -19,6 +22,7 @@ def test_version_info_and_variants():
     version = magus.version()
     assert isinstance(version, tuple) and len(version) == 3
     assert ".".join(map(str, version)) == importlib.metadata.version("magus")
+    assert magus.__version__ == importlib.metadata.version("magus")
     assert magus.info().startswith("magus ")
     # The suites iterate over BUILTIN: it names every definition the build embeds.
     embedded = {p.stem for p in (REPO / "variants").glob("*.toml")}
@@ -153,7 +157,7 @@ VALIDATION = [
     (CHESS, magus.FEN_OK),
     ("", magus.FEN_EMPTY),
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", magus.FEN_INVALID_NB_PARTS),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 a", magus.FEN_INVALID_NB_PARTS),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 a", magus.FEN_INVALID_MOVE_COUNTER),
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNH w KQkq - 0 1", magus.FEN_INVALID_CHAR),
     ("rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", magus.FEN_INVALID_BOARD_GEOMETRY),
     ("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", magus.FEN_INVALID_BOARD_GEOMETRY),
@@ -165,6 +169,14 @@ VALIDATION = [
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 99999 1", magus.FEN_INVALID_HALF_MOVE_COUNTER),
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 99999", magus.FEN_INVALID_MOVE_COUNTER),
     ("4k3/8/8/8/8/8/8/4K2R b - - 0 1 swaps=1", magus.FEN_INVALID_NB_PARTS),
+    ("4k3/8/8/8/8/8/8/4K2R b - - 0 1 1", magus.FEN_INVALID_NB_PARTS),
+    # A counter that is not a number: pyffish names the counter, as magus does.
+    ("4k3/8/8/8/8/8/8/4K2R b - - x 1", magus.FEN_INVALID_HALF_MOVE_COUNTER),
+    ("4k3/8/8/8/8/8/8/4K2R b - - -1 1", magus.FEN_INVALID_HALF_MOVE_COUNTER),
+    ("4k3/8/8/8/8/8/8/4K2R b - - 1.5 1", magus.FEN_INVALID_HALF_MOVE_COUNTER),
+    ("4k3/8/8/8/8/8/8/4K2R b - - 0 x", magus.FEN_INVALID_MOVE_COUNTER),
+    ("4k3/8/8/8/8/8/8/4K2R b - - 0 -1", magus.FEN_INVALID_MOVE_COUNTER),
+    ("4k3/8/8/8/8/8/8/4K2R b - - 0 1x", magus.FEN_INVALID_MOVE_COUNTER),
     ("4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1", magus.FEN_INVALID_POSITION),
     ("P3k3/8/8/8/8/8/8/4K3 w - - 0 1", magus.FEN_INVALID_POSITION),
 ]
@@ -209,6 +221,78 @@ def test_load_fairy_stockfish_sections():
     assert "e1g1" in magus.legal_moves("chess", "startpos", developed)
     assert "e1g1" not in magus.legal_moves("nocastle", "startpos", developed)
     assert magus.start_fen("nocastle").split()[2] == "-"
+
+
+# Fairy-Stockfish's `active` (King d1, Rooks a1 and h1 on nine files) and `haynie` (six
+# files, castling to c1 and e1): a castling whose King steps one square. Each position's
+# King moves, the FEN after each and the castlings, as pyffish 0.0.90 gives them: a castling
+# whose King steps one square is written King takes Rook (d1a1; d1f1 in haynie), so the
+# King's plain step to the same square keeps its own move.
+ONE_SQUARE_CASTLING = [
+    ("active", "r2k3r1/9/9/9/9/9/9/R2K3R1 w KQkq - 0 1", {
+        "d1a1": "r2k3r1/9/9/9/9/9/9/2KR3R1 b kq - 1 1",
+        "d1c1": "r2k3r1/9/9/9/9/9/9/R1K4R1 b kq - 1 1",
+        "d1c2": "r2k3r1/9/9/9/9/9/2K6/R6R1 b kq - 1 1",
+        "d1d2": "r2k3r1/9/9/9/9/9/3K5/R6R1 b kq - 1 1",
+        "d1e1": "r2k3r1/9/9/9/9/9/9/R3K2R1 b kq - 1 1",
+        "d1e2": "r2k3r1/9/9/9/9/9/4K4/R6R1 b kq - 1 1",
+        "d1g1": "r2k3r1/9/9/9/9/9/9/R4RK2 b kq - 1 1",
+    }, ["d1a1", "d1g1"]),
+    ("haynie", "r2k1r/6/6/6/6/R2K1R w KQkq - 0 1", {
+        "d1a1": "r2k1r/6/6/6/6/2KR1R b kq - 1 1",
+        "d1c1": "r2k1r/6/6/6/6/R1K2R b kq - 1 1",
+        "d1c2": "r2k1r/6/6/6/2K3/R4R b kq - 1 1",
+        "d1d2": "r2k1r/6/6/6/3K2/R4R b kq - 1 1",
+        "d1e1": "r2k1r/6/6/6/6/R3KR b kq - 1 1",
+        "d1e2": "r2k1r/6/6/6/4K1/R4R b kq - 1 1",
+        "d1f1": "r2k1r/6/6/6/6/R2RK1 b kq - 1 1",
+    }, ["d1a1", "d1f1"]),
+]
+
+
+@pytest.mark.parametrize("variant,fen,after,castlings", ONE_SQUARE_CASTLING,
+                         ids=[case[0] for case in ONE_SQUARE_CASTLING])
+def test_a_castling_whose_king_steps_one_square_is_king_takes_rook(variant, fen, after,
+                                                                    castlings):
+    if variant not in magus.variants():
+        assert magus.load_variant_config(fairy_sections("active", "haynie")) == [
+            "active", "haynie"]
+    moves = magus.legal_moves(variant, fen, [])
+    assert len(moves) == len(set(moves)), "no move is written twice"
+    king = {m: magus.get_fen(variant, fen, [m]) for m in moves if m.startswith("d1")}
+    assert king == after
+    assert [m for m in sorted(king)
+            if magus.move_effects(variant, fen, [], m)["kind"] == "castle"] == castlings
+    # Read back from SAN, a castling is the same wire move.
+    assert magus.to_wire(variant, fen, "O-O-O") == "d1a1"
+
+
+def test_loading_a_variant_named_like_a_known_one_warns():
+    """In a child interpreter: a built-in variant replaced stays replaced for the process."""
+    child = textwrap.dedent('''
+        import warnings, magus
+        def load(text):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                names = magus.load_variant_config(text)
+            return names, [(w.category.__name__, str(w.message)) for w in caught]
+        print(load("[magi:chess]\\ncastling = false\\n"))
+        print(magus.start_fen("magi"))
+        print(load("[fresh:chess]\\n"))
+        print(load("[fresh:chess]\\ncastling = false\\n"))
+    ''')
+    run = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 0, run.stderr[-3000:]
+    replaced_magi, magi_now, fresh, replaced_fresh = run.stdout.splitlines()
+    assert replaced_magi == str((["magi"], [(
+        "MagusWarning", "'magi' replaces the built-in variant of that name, for every call "
+        "from now on")]))
+    assert magi_now == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
+    assert fresh == str((["fresh"], []))
+    assert replaced_fresh == str((["fresh"], [(
+        "MagusWarning", "'fresh' replaces the variant of that name loaded before, for every "
+        "call from now on")]))
 
 
 def test_a_refused_definition_loads_nothing_and_names_the_key():

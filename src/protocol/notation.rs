@@ -4,7 +4,7 @@
 //! |---|---|
 //! | ordinary, capture, e.p. | `e2e4` |
 //! | promotion | `e7e8q` |
-//! | castling | the King's move, `e1g1` |
+//! | castling | the King's move, `e1g1`; King takes Rook, `d1a1`, when the King steps one square |
 //! | swap-in | `c1c1m` |
 //! | pawn move + transformation elsewhere | `e5e6,d2d2t` |
 //! | spell | `d4e4` (carry), `d4e4x` (drop) |
@@ -31,7 +31,11 @@ pub fn to_wire<B: Bitboard>(pos: &Position<B>, m: Move, first_rank: u8) -> Strin
     };
     let base = format!("{}{}", name(m.from()), name(m.to()));
     match m.kind() {
-        MoveKind::Normal | MoveKind::EnPassant | MoveKind::Castle | MoveKind::SpellCarry => base,
+        MoveKind::Castle => match step_castling_rook(pos, m) {
+            Some(rook) => format!("{}{}", name(m.from()), name(rook)),
+            None => base,
+        },
+        MoveKind::Normal | MoveKind::EnPassant | MoveKind::SpellCarry => base,
         MoveKind::Promotion | MoveKind::SwapIn => format!("{base}{}", letter(m.piece())),
         MoveKind::SpellDrop => format!("{base}x"),
         MoveKind::Transform | MoveKind::EnPassantTransform => {
@@ -44,6 +48,20 @@ pub fn to_wire<B: Bitboard>(pos: &Position<B>, m: Move, first_rank: u8) -> Strin
         }
         MoveKind::Drop => format!("{base},{}@{}", letter(m.piece()), name(m.aux())),
     }
+}
+
+/// The Rook's square of a castling whose King moves one square at most (Fairy-Stockfish's
+/// `active` and `haynie`): written as the King's move, it would be the King's plain step, so
+/// it is written King takes Rook, as Fairy-Stockfish writes it.
+fn step_castling_rook<B: Bitboard>(pos: &Position<B>, m: Move) -> Option<crate::board::Square> {
+    let dims = pos.layout().dims;
+    if dims.file(m.from()).abs_diff(dims.file(m.to())) > 1 {
+        return None;
+    }
+    pos.layout().castles[pos.side().index()]
+        .iter()
+        .find(|c| c.king_from == m.from() && c.king_to == m.to())
+        .map(|c| c.rook_from)
 }
 
 /// Finds the legal move of `pos` written `text`. The error says whether the text is not a
