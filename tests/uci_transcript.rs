@@ -6,6 +6,7 @@ mod common;
 
 use std::time::Duration;
 
+use magus::game::AnyPosition;
 use magus::protocol::Session;
 use magus::protocol::uci::{PAYOFF_STALEMATE_BONUS, UciSession};
 use magus::variant::Registry;
@@ -334,12 +335,12 @@ fn infinite_ponder_stop_ponderhit_and_commands_during_search() {
     let mut t = Transcript::start();
     t.send("uci\nposition startpos\ngo infinite");
     std::thread::sleep(Duration::from_millis(100));
-    // While searching: isready is answered at once; a position (or option, or new game)
-    // waits for the search to end, and then applies.
-    let fen = t.fen();
-    let lines = t.send("isready\nposition startpos moves e2e4");
+    // While searching: isready is answered at once, and a position (or option, or new game)
+    // takes effect at once: the search goes on with its own copy of the position it began.
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let lines = t.send("position startpos moves e2e4\nisready");
     assert!(lines.contains(&"readyok".to_string()), "{lines:?}");
-    assert_eq!(t.fen(), fen, "the position waits while the search runs");
+    assert_eq!(t.fen(), after_e4, "the position applies before readyok");
     assert!(
         !lines.iter().any(|l| l.starts_with("bestmove")),
         "infinite ended early: {lines:?}"
@@ -350,11 +351,12 @@ fn infinite_ponder_stop_ponderhit_and_commands_during_search() {
         lines.iter().filter(|l| l.starts_with("bestmove")).count(),
         1
     );
-    assert_eq!(
-        t.fen(),
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-        "the position sent during the search applies when it ends"
-    );
+    // The search answered for the position it began with: the start, where e7e5 (Black's
+    // move) is not legal and a White move is.
+    let (best, _) = bestmove(&lines);
+    let start = AnyPosition::from_fen(t.session.game().variant(), None).unwrap();
+    assert!(start.legal_moves_wire(1).contains(&best), "{best}");
+    assert_eq!(t.fen(), after_e4);
     // Pondering waits for ponderhit, then the clock applies.
     t.send("position startpos moves e2e4 e7e5\ngo ponder wtime 2000 btime 2000");
     std::thread::sleep(Duration::from_millis(200));
