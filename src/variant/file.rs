@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::betza;
 use super::definitions::Problem;
-use super::limits::{MAX_FILES, MAX_KINDS, MAX_MOVES_TO_GO, MAX_SQUARES};
+use super::limits::{MAX_FILES, MAX_KINDS, MAX_MOVES_TO_GO, MAX_SQUARES, excerpt};
 use super::{
     CastleSide, Castling, Coord, EnPassant, EndRules, Mechanics, MultiStep, PawnRules, PieceDef,
     Role, Stalemate, Variant,
@@ -155,7 +155,7 @@ pub fn read_toml(text: &str, source: &str) -> Result<Variant, Vec<Problem>> {
         let message = e.message().trim().to_string();
         let shown = line
             .and_then(|n| text.lines().nth(n - 1))
-            .map(|l| format!("`{}`: ", l.trim()))
+            .map(|l| format!("`{}`: ", excerpt(l.trim())))
             .unwrap_or_default();
         vec![Problem {
             source: source.to_string(),
@@ -167,6 +167,7 @@ pub fn read_toml(text: &str, source: &str) -> Result<Variant, Vec<Problem>> {
     })?;
     validate(def, source).map_err(|errors| {
         let document = toml::de::DeTable::parse(text).ok();
+        let lines = LineStarts::new(text);
         errors
             .into_iter()
             .map(|e| {
@@ -188,7 +189,7 @@ pub fn read_toml(text: &str, source: &str) -> Result<Variant, Vec<Problem>> {
                     document
                         .as_ref()
                         .and_then(|d| locate(d.get_ref(), k))
-                        .map(|offset| line_of(text, offset))
+                        .map(|offset| lines.line_of(offset))
                 });
                 Problem {
                     source: source.to_string(),
@@ -211,6 +212,22 @@ pub fn line_of_key(text: &str, key: &str) -> Option<usize> {
 /// The 1-based line of a byte offset.
 fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+/// Where each line of a text starts, so that the lines of many problems are found without
+/// reading the text again for each.
+struct LineStarts(Vec<usize>);
+
+impl LineStarts {
+    fn new(text: &str) -> LineStarts {
+        let ends = text.match_indices('\n').map(|(i, _)| i + 1);
+        LineStarts(std::iter::once(0).chain(ends).collect())
+    }
+
+    /// The 1-based line of a byte offset.
+    fn line_of(&self, offset: usize) -> usize {
+        self.0.partition_point(|&start| start <= offset)
+    }
 }
 
 /// Where a key (`piece[2].betza`, `pawns.multi_step[1].steps`) is in a document, as a byte
@@ -251,7 +268,10 @@ fn describe_toml_error(text: &str, source: &str, e: &toml::de::Error) -> String 
         Some(span) => {
             let line_number = text[..span.start.min(text.len())].matches('\n').count() + 1;
             let line = text.lines().nth(line_number - 1).unwrap_or("").trim();
-            format!("{source}: line {line_number} (`{line}`): {message}")
+            format!(
+                "{source}: line {line_number} (`{}`): {message}",
+                excerpt(line)
+            )
         }
         None => format!("{source}: {message}"),
     }
@@ -292,7 +312,7 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, Vec<String>> {
     {
         errors.push(format!(
             "key 'name': '{}' must be letters, digits, '-' or '_' (it is the variant's identifier)",
-            def.name
+            excerpt(&def.name)
         ));
     }
     let (files, ranks) = (def.files, def.ranks);
@@ -318,6 +338,8 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, Vec<String>> {
             "key 'piece': {} pieces defined, at most {MAX_KINDS}",
             def.piece.len()
         ));
+        // Every later check looks at the pieces: refused here, it costs nothing more.
+        return Err(errors);
     }
     let mut pieces: Vec<PieceDef> = Vec::new();
     for (i, p) in def.piece.iter().enumerate() {

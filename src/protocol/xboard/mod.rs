@@ -201,6 +201,7 @@ impl XboardSession {
     }
 
     fn error(&self, kind: &str, command: &str) {
+        let command = crate::variant::limits::excerpt(command);
         self.say(&format!("Error ({kind}): {command}"));
     }
 
