@@ -739,6 +739,8 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, Vec<String>> {
         })());
     }
 
+    errors.extend(royal_piece_changes(&mechanics, &pieces));
+
     let moves_to_go = def.time.and_then(|t| t.moves_to_go);
     if let Some(n) = moves_to_go
         && !(1..=MAX_MOVES_TO_GO).contains(&n)
@@ -772,6 +774,60 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, Vec<String>> {
         variant.weights.apply_table(table)?;
     }
     Ok(variant)
+}
+
+/// A position has exactly one King a side (a FEN with none or two is refused), so no
+/// mechanic may turn a piece into the royal one or the royal one into another: the engine
+/// would play into positions it refuses. Pawn promotion and drops refuse every piece but the
+/// ordinary ones where they read it; the swap-in and the rank promotion are judged here.
+fn royal_piece_changes(mechanics: &Mechanics, pieces: &[PieceDef]) -> Vec<String> {
+    let royal = |k: &u8| pieces[*k as usize].role == Role::King;
+    let mut errors = Vec::new();
+    let mut refuse = |key: &str, k: u8, what: &str| {
+        errors.push(format!(
+            "key '{key}': '{}' ({}) is the royal piece; {what}, and a side must keep exactly one",
+            pieces[k as usize].letter, pieces[k as usize].name
+        ));
+    };
+    if let Some(s) = &mechanics.swap_in {
+        if royal(&s.from) {
+            refuse(
+                "swap_in.from",
+                s.from,
+                "a swap would leave a side without it",
+            );
+        }
+        if royal(&s.to) {
+            refuse("swap_in.to", s.to, "a swap would give a side a second one");
+        }
+    }
+    if let Some(r) = &mechanics.rank_promotion {
+        if royal(&r.piece) {
+            refuse(
+                "rank_promotion.piece",
+                r.piece,
+                "promoting it would leave a side without it",
+            );
+        }
+        let (key, results): (&str, Vec<u8>) = match &r.choice {
+            super::RankPromotionChoice::Choice(kinds) => ("rank_promotion.choices", kinds.clone()),
+            super::RankPromotionChoice::Dictated(order) => (
+                "rank_promotion.dictated",
+                order.iter().map(|&(_, result)| result).collect(),
+            ),
+        };
+        for (key, k) in results
+            .into_iter()
+            .map(|k| (key, k))
+            .chain(r.family.iter().map(|&k| ("rank_promotion.family", k)))
+        {
+            if royal(&k) {
+                refuse(key, k, "a promotion to it would give a side a second one");
+                break;
+            }
+        }
+    }
+    errors
 }
 
 /// Checks a drop schedule (`[drops]`): what the engine relies on is refused here, with the key.
