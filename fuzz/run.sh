@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fen wire_move san variant_file uci_line xboard_line crowded_search)
+[ ${#targets[@]} -gt 0 ] || targets=(fen wire_move san variant_file uci_line xboard_line crowded_search load_heredoc)
 # Only the stable toolchain here: RUSTC_BOOTSTRAP lets it take the -Z flags cargo-fuzz passes.
 export RUSTC_BOOTSTRAP=1
 mkdir -p fuzz/logs

@@ -418,6 +418,77 @@ fn bad_names_and_mechanics_are_refused() {
     );
 }
 
+/// Issue #74: a swap-in or a rank promotion to or from the royal piece loaded, and the engine
+/// then played into positions with no King or two, which it refuses as FENs. A side has one
+/// King from start to end: no mechanic may make or unmake one.
+#[test]
+fn a_mechanic_that_makes_or_unmakes_the_royal_piece_is_refused() {
+    let promotion = |rest: &str| format!("[rank_promotion]\nrank = 6\n{rest}");
+    let cases = [
+        (
+            "[swap_in]\nfrom = \"K\"\nto = \"Q\"\n".to_string(),
+            "swap_in.from",
+            "without it",
+        ),
+        (
+            "[swap_in]\nfrom = \"B\"\nto = \"K\"\n".to_string(),
+            "swap_in.to",
+            "second one",
+        ),
+        (
+            "[swap_in]\nfrom = \"K\"\nto = \"K\"\n".to_string(),
+            "swap_in.from",
+            "without it",
+        ),
+        (
+            promotion("piece = \"K\"\nchoices = \"Q\"\n"),
+            "rank_promotion.piece",
+            "without it",
+        ),
+        (
+            promotion("piece = \"B\"\nchoices = \"QK\"\n"),
+            "rank_promotion.choices",
+            "second one",
+        ),
+        (
+            promotion("piece = \"B\"\ndictated = [[\"Q\", \"R\"], [\"R\", \"K\"]]\n"),
+            "rank_promotion.dictated",
+            "second one",
+        ),
+        (
+            promotion("piece = \"B\"\nchoices = \"Q\"\nfamily = \"QK\"\n"),
+            "rank_promotion.family",
+            "second one",
+        ),
+    ];
+    for (table, key, why) in &cases {
+        assert_refused(
+            &format!("{BASE}\n{table}"),
+            &[key, "'K' (King) is the royal piece", why],
+        );
+    }
+    // The same tables with ordinary pieces load: the King alone is refused.
+    for table in [
+        "[swap_in]\nfrom = \"B\"\nto = \"Q\"\n".to_string(),
+        promotion("piece = \"B\"\ndictated = [[\"K\", \"R\"]]\nfamily = \"QR\"\n"),
+    ] {
+        let v = parse_variant(&format!("{BASE}\n{table}"), "test.toml")
+            .unwrap_or_else(|e| panic!("{table}: {e}"));
+        check_variant(&v).unwrap();
+    }
+    // Pawns and drops never take the King either (checked where they are read).
+    assert_refused(
+        &mutate("promotion_pieces = \"QRBN\"", "promotion_pieces = \"QK\""),
+        &["pawns.promotion_pieces", "cannot promote to 'K'"],
+    );
+    assert_refused(
+        &format!(
+            "{BASE}\n[[piece]]\nletter = \"G\"\nname = \"Guard\"\nbetza = \"K\"\nvalue = 300\n\n[drops]\ncarriers = \"G\"\nranks = [3]\npieces = [\"K\"]\n"
+        ),
+        &["drops.pieces", "'K' (King) cannot be dropped"],
+    );
+}
+
 /// The start position is checked by `check_variant` (the layout must compile and the FEN
 /// read), which folders and the protocols call before accepting a file.
 #[test]

@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use libfuzzer_sys::fuzz_target;
 use common::Lines;
+use magus::protocol::Session;
 use magus::protocol::uci::{Output, UciSession};
 
 /// The line as the harness sends it, or None to leave it out.

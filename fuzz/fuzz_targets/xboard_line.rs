@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use common::Lines;
 use libfuzzer_sys::fuzz_target;
+use magus::protocol::Session;
 use magus::protocol::uci::Output;
 use magus::protocol::xboard::XboardSession;
 

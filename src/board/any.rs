@@ -27,7 +27,8 @@ macro_rules! with_position {
 }
 
 /// The compiled layouts, one per variant definition and width, built on first use and kept
-/// for the whole run.
+/// for the whole run. Accepted variants are kept one per distinct definition
+/// (`variant::kept`), so there are as many layouts as definitions, whatever the loads.
 fn layout_for<B: Bitboard>(
     variant: &'static Variant,
     cache: &Mutex<Vec<(usize, &'static Layout<B>)>>,
@@ -81,12 +82,35 @@ impl AnyPosition {
 }
 
 /// Checks a variant before it is accepted: its layout compiles and its start position reads.
+/// Nothing is kept: a variant kept before was checked then, and any other is compiled on a
+/// scratch copy that is freed when the check is done (`check` loads nothing, and a refused
+/// definition must not cost memory for the rest of the run).
 pub fn check_variant(variant: &Variant) -> Result<(), String> {
-    // The checked copy is leaked like every accepted variant; a refused one is small.
-    let leaked: &'static Variant = Box::leak(Box::new(variant.clone()));
-    AnyPosition::from_fen(leaked, None)
-        .map(|_| ())
-        .map_err(|e| format!("key 'start': {e}"))
+    if crate::variant::kept::find(variant).is_some() {
+        return Ok(());
+    }
+    let checked = if variant.squares() <= 64 {
+        check_on_scratch::<u64>(variant)
+    } else {
+        check_on_scratch::<u128>(variant)
+    };
+    checked.map_err(|e| format!("key 'start': {e}"))
+}
+
+/// Compiles a copy of `variant` and reads its start position, then frees both.
+fn check_on_scratch<B: Bitboard>(variant: &Variant) -> Result<(), String> {
+    let variant: *mut Variant = Box::into_raw(Box::new(variant.clone()));
+    // SAFETY: `Layout::new` and `Position::from_fen` keep their `'static` references only
+    // in the values they return (no cache: `layout_for` and `EvalTables::of` are not on this
+    // path), and both values are dropped inside this block, before the copies are freed. A
+    // panic in between leaks the copies, which is safe.
+    unsafe {
+        let layout: *mut Layout<B> = Box::into_raw(Box::new(Layout::new(&*variant)));
+        let read = Position::from_fen(&*layout, &(*variant).start_fen).map(|_| ());
+        drop(Box::from_raw(layout));
+        drop(Box::from_raw(variant));
+        read
+    }
 }
 
 impl std::fmt::Debug for AnyPosition {

@@ -7,9 +7,16 @@
 //! - `check` takes the same forms and loads nothing: it reports every problem, with its line
 //!   and key, and which variants would load.
 //!
-//! A loaded variant joins the list at once: UCI announces `UCI_Variant` again and describes
-//! each new variant with `info string variant …`; XBoard is sent `feature variants=` again. A
-//! refused definition changes nothing, and the engine goes on answering.
+//! A loaded variant joins the list at once and is described with `info string variant …`
+//! (`# variant …`). When the list of names grew, UCI announces `UCI_Variant` again and XBoard
+//! is sent `feature variants=` again; a variant replaced under its own name leaves the list as
+//! it was, and it is not sent again. A refused definition changes nothing, and the engine
+//! goes on answering.
+//!
+//! What one command may cost is bounded (`variant::limits`): a here-document past
+//! `MAX_DEFINITION_BYTES` or with a line past `MAX_LINE_CHARS` is refused whole without
+//! being kept, as is a file past the size; a line of input is quoted in a message as an
+//! excerpt only.
 
 use std::path::Path;
 
@@ -18,6 +25,7 @@ use crate::protocol::uci::{Output, say};
 use crate::protocol::xboard::xboard_name;
 use crate::variant::Registry;
 use crate::variant::definitions::{Definition, Format};
+use crate::variant::limits::{MAX_DEFINITION_BYTES, MAX_LINE_CHARS, MAX_PROBLEMS_SHOWN, excerpt};
 
 /// Which protocol the lines are for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -49,7 +57,11 @@ struct HereDoc {
     command: Command,
     marker: String,
     lines: Vec<String>,
-    overflow: bool,
+    /// The bytes of `lines`, with their line ends.
+    bytes: usize,
+    /// Why the text is refused, once it is past a limit: what follows is then only counted
+    /// to its end, not kept.
+    overflow: Option<String>,
 }
 
 /// The state of `load`/`check` in a session: a here-document being read, if any.
@@ -93,19 +105,39 @@ impl DefinitionCommands {
                 body.trim_end() == doc.marker
             };
             if !ends {
-                if doc.lines.len() < MAX_LINES {
-                    doc.lines.push(body.to_string());
-                } else {
-                    doc.overflow = true;
+                if doc.overflow.is_none() {
+                    doc.bytes += body.len() + 1;
+                    doc.overflow = if body.len() > MAX_LINE_CHARS
+                        && body.chars().count() > MAX_LINE_CHARS
+                    {
+                        Some(format!(
+                            "line {} has {} characters, more than the {MAX_LINE_CHARS} a definition's line may have",
+                            doc.lines.len() + 1,
+                            body.chars().count()
+                        ))
+                    } else if doc.lines.len() >= MAX_LINES {
+                        Some(format!("more than {MAX_LINES} lines"))
+                    } else if doc.bytes > MAX_DEFINITION_BYTES {
+                        Some(format!(
+                            "more than the {MAX_DEFINITION_BYTES} bytes a definition may have"
+                        ))
+                    } else {
+                        None
+                    };
+                    match doc.overflow {
+                        None => doc.lines.push(body.to_string()),
+                        // Nothing of a refused text is needed any more.
+                        Some(_) => doc.lines = Vec::new(),
+                    }
                 }
                 return true;
             }
             let doc = self.pending.take().expect("a here-document is pending");
             let source = format!("<<{}", doc.marker);
-            if doc.overflow {
+            if let Some(why) = doc.overflow {
                 self.error(
                     out,
-                    &format!("{source}: more than {MAX_LINES} lines; nothing was read"),
+                    &format!("{source}: {why}; nothing was read (the rest of the text up to its end was skipped)"),
                 );
                 return true;
             }
@@ -124,11 +156,24 @@ impl DefinitionCommands {
         let argument = trimmed[word.len()..].trim();
         if let Some(mark) = argument.strip_prefix("<<") {
             let marker = mark.split_whitespace().next().unwrap_or("").to_string();
+            if marker.len() > MAX_LINE_CHARS {
+                // Such a mark could not be matched without keeping it; a real one is a word.
+                self.error(
+                    out,
+                    &format!(
+                        "{}: the mark '{}' is longer than {MAX_LINE_CHARS} bytes; nothing will be read",
+                        command.word(),
+                        excerpt(&marker)
+                    ),
+                );
+                return true;
+            }
             self.pending = Some(HereDoc {
                 command,
                 marker,
                 lines: Vec::new(),
-                overflow: false,
+                bytes: 0,
+                overflow: None,
             });
             return true;
         }
@@ -186,18 +231,19 @@ impl DefinitionCommands {
                 &format!(
                     "{} {}: no such file or folder",
                     command.word(),
-                    path.display()
+                    excerpt(&path.display().to_string())
                 ),
             );
             return;
         }
-        // Each file of a folder loads on its own; `check` tries them on a copy.
+        // Each file of a folder loads on its own.
+        let before = registry.names().len();
         let result = match command {
             Command::Load => registry.load_path(path, &check_variant),
-            Command::Check => registry.clone().load_path(path, &check_variant),
+            Command::Check => registry.check_path(path, &check_variant),
         };
         match result {
-            Ok(definitions) => self.report(command, &definitions, registry, out, current),
+            Ok(definitions) => self.report(command, &definitions, registry, before, out, current),
             Err(e) => self.error(out, &e),
         }
     }
@@ -221,6 +267,7 @@ impl DefinitionCommands {
             self.error(out, &format!("{source}: no definition in it"));
             return;
         }
+        let before = registry.names().len();
         let definitions = match command {
             Command::Load => registry.load_text(text, source, format, &check_variant),
             Command::Check => registry.check_text(text, source, format, &check_variant),
@@ -232,15 +279,18 @@ impl DefinitionCommands {
             );
             return;
         }
-        self.report(command, &definitions, registry, out, current);
+        self.report(command, &definitions, registry, before, out, current);
     }
 
-    /// Every problem and note, then what was loaded (or would be).
+    /// Every problem and note (at most `MAX_PROBLEMS_SHOWN` of each definition), then what
+    /// was loaded (or would be). `before` is how many variants the registry had before: the
+    /// whole list is announced again only when it grew.
     fn report(
         &self,
         command: Command,
         definitions: &[Definition],
         registry: &Registry,
+        before: usize,
         out: &Output,
         current: &str,
     ) {
@@ -251,12 +301,21 @@ impl DefinitionCommands {
                 Ok(v) => good.push(v),
                 Err(problems) => {
                     refused.push(if d.name.is_empty() { "?" } else { &d.name });
-                    for p in problems {
+                    for p in problems.iter().take(MAX_PROBLEMS_SHOWN) {
                         self.error(out, &p.to_string());
+                    }
+                    if problems.len() > MAX_PROBLEMS_SHOWN {
+                        self.error(
+                            out,
+                            &format!(
+                                "… and {} more problems",
+                                problems.len() - MAX_PROBLEMS_SHOWN
+                            ),
+                        );
                     }
                 }
             }
-            for n in &d.notes {
+            for n in d.notes.iter().take(MAX_PROBLEMS_SHOWN) {
                 self.say(out, &format!("note: {n}"));
             }
         }
@@ -287,10 +346,13 @@ impl DefinitionCommands {
                 );
             }
             Command::Load => {
+                let grew = registry.names().len() > before;
                 if !good.is_empty() {
                     match self.dialect {
                         Dialect::Uci => {
-                            say(out, &uci_variant_option(registry, current));
+                            if grew {
+                                say(out, &uci_variant_option(registry, current));
+                            }
                             for v in &good {
                                 say(
                                     out,
@@ -314,7 +376,9 @@ impl DefinitionCommands {
                                     ),
                                 );
                             }
-                            say(out, &xboard_variants_feature(registry));
+                            if grew {
+                                say(out, &xboard_variants_feature(registry));
+                            }
                         }
                     }
                     self.say(out, &format!("loaded variants: {}", names(&good)));
@@ -362,7 +426,8 @@ pub fn variant_path(
         commands.run_path(Command::Load, path, registry, out, current);
         return Ok(());
     }
+    let before = registry.names().len();
     let definitions = registry.load_path(path, &check_variant)?;
-    commands.report(Command::Load, &definitions, registry, out, current);
+    commands.report(Command::Load, &definitions, registry, before, out, current);
     Ok(())
 }

@@ -30,6 +30,7 @@ use crate::search::strength;
 use crate::search::time::Limits;
 use crate::search::{Pruning, Report, Score};
 use crate::variant::Registry;
+use crate::variant::limits::excerpt;
 use crate::with_position;
 
 pub const ENGINE_NAME: &str = concat!("magus ", env!("CARGO_PKG_VERSION"));
@@ -229,10 +230,10 @@ impl Session for UciSession {
                         self.set_option(&name, value.as_deref())
                     }
                     UciMessage::Debug(_) | UciMessage::Register { .. } => {}
-                    _ => self.error(&format!("unknown command '{line}'")),
+                    _ => self.error(&format!("unknown command '{}'", excerpt(line))),
                 }
             }
-            _ => self.error(&format!("unknown command '{line}'")),
+            _ => self.error(&format!("unknown command '{}'", excerpt(line))),
         }
         true
     }

@@ -301,11 +301,12 @@ fn read_games(path: &Path, variant: &'static Variant) -> Result<super::data::Dat
     })
 }
 
-/// A copy of `variant` with other weights, for the run (variants live for the whole run).
-fn with_weights(variant: &'static Variant, weights: Weights) -> &'static Variant {
+/// A copy of `variant` with other weights, for the run (kept as every variant is: one per
+/// distinct definition, `variant::kept`).
+fn with_weights(variant: &'static Variant, weights: Weights) -> Result<&'static Variant, String> {
     let mut v = variant.clone();
     v.weights = weights;
-    Box::leak(Box::new(v))
+    crate::variant::kept::keep(v)
 }
 
 /// The text of a variant's definition, for `--variant-out`.
@@ -442,7 +443,7 @@ fn tune(
     let mut summary = String::new();
     for pass in 0..args.passes {
         let read_at = Instant::now();
-        let variant = with_weights(base, current.clone());
+        let variant = with_weights(base, current.clone())?;
         let (data, loaded) = load(&args.files, variant, &slots)?;
         for f in &loaded.cut_short {
             eprintln!("warning: {f}: its last line is cut short and was left out");

@@ -7,6 +7,7 @@ use std::fmt;
 use std::path::Path;
 
 use super::Variant;
+use super::limits::{MAX_DEFINITION_BYTES, MAX_LINE_CHARS};
 
 /// Something wrong in a definition, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,4 +86,41 @@ impl Format {
             Format::FsfIni => "Fairy-Stockfish variants.ini",
         }
     }
+}
+
+/// Refuses a text larger than `MAX_DEFINITION_BYTES` or with a line longer than
+/// `MAX_LINE_CHARS`, before anything reads it: every later step is then linear in a bounded
+/// size.
+pub fn text_within_limits(text: &str, source: &str) -> Result<(), Problem> {
+    let refused = |line: Option<usize>, message: String| Problem {
+        source: source.to_string(),
+        line,
+        section: None,
+        key: None,
+        message,
+    };
+    if text.len() > MAX_DEFINITION_BYTES {
+        return Err(refused(
+            None,
+            format!(
+                "{} bytes, more than the {MAX_DEFINITION_BYTES} a definition may have; nothing was read",
+                text.len()
+            ),
+        ));
+    }
+    // Counting bytes first skips the character count of every short line.
+    let long = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.len() > MAX_LINE_CHARS && l.chars().count() > MAX_LINE_CHARS);
+    if let Some((index, line)) = long {
+        return Err(refused(
+            Some(index + 1),
+            format!(
+                "a line of {} characters, more than the {MAX_LINE_CHARS} a definition's line may have; nothing was read",
+                line.chars().count()
+            ),
+        ));
+    }
+    Ok(())
 }

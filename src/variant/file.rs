@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::betza;
 use super::definitions::Problem;
-use super::limits::{MAX_FILES, MAX_KINDS, MAX_MOVES_TO_GO, MAX_SQUARES};
+use super::limits::{MAX_FILES, MAX_KINDS, MAX_MOVES_TO_GO, MAX_SQUARES, excerpt};
 use super::{
     CastleSide, Castling, Coord, EnPassant, EndRules, Mechanics, MultiStep, PawnRules, PieceDef,
     Role, Stalemate, Variant,
@@ -155,7 +155,7 @@ pub fn read_toml(text: &str, source: &str) -> Result<Variant, Vec<Problem>> {
         let message = e.message().trim().to_string();
         let shown = line
             .and_then(|n| text.lines().nth(n - 1))
-            .map(|l| format!("`{}`: ", l.trim()))
+            .map(|l| format!("`{}`: ", excerpt(l.trim())))
             .unwrap_or_default();
         vec![Problem {
             source: source.to_string(),
@@ -167,6 +167,7 @@ pub fn read_toml(text: &str, source: &str) -> Result<Variant, Vec<Problem>> {
     })?;
     validate(def, source).map_err(|errors| {
         let document = toml::de::DeTable::parse(text).ok();
+        let lines = LineStarts::new(text);
         errors
             .into_iter()
             .map(|e| {
@@ -188,7 +189,7 @@ pub fn read_toml(text: &str, source: &str) -> Result<Variant, Vec<Problem>> {
                     document
                         .as_ref()
                         .and_then(|d| locate(d.get_ref(), k))
-                        .map(|offset| line_of(text, offset))
+                        .map(|offset| lines.line_of(offset))
                 });
                 Problem {
                     source: source.to_string(),
@@ -211,6 +212,22 @@ pub fn line_of_key(text: &str, key: &str) -> Option<usize> {
 /// The 1-based line of a byte offset.
 fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+/// Where each line of a text starts, so that the lines of many problems are found without
+/// reading the text again for each.
+struct LineStarts(Vec<usize>);
+
+impl LineStarts {
+    fn new(text: &str) -> LineStarts {
+        let ends = text.match_indices('\n').map(|(i, _)| i + 1);
+        LineStarts(std::iter::once(0).chain(ends).collect())
+    }
+
+    /// The 1-based line of a byte offset.
+    fn line_of(&self, offset: usize) -> usize {
+        self.0.partition_point(|&start| start <= offset)
+    }
 }
 
 /// Where a key (`piece[2].betza`, `pawns.multi_step[1].steps`) is in a document, as a byte
@@ -251,7 +268,10 @@ fn describe_toml_error(text: &str, source: &str, e: &toml::de::Error) -> String 
         Some(span) => {
             let line_number = text[..span.start.min(text.len())].matches('\n').count() + 1;
             let line = text.lines().nth(line_number - 1).unwrap_or("").trim();
-            format!("{source}: line {line_number} (`{line}`): {message}")
+            format!(
+                "{source}: line {line_number} (`{}`): {message}",
+                excerpt(line)
+            )
         }
         None => format!("{source}: {message}"),
     }
@@ -292,7 +312,7 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, Vec<String>> {
     {
         errors.push(format!(
             "key 'name': '{}' must be letters, digits, '-' or '_' (it is the variant's identifier)",
-            def.name
+            excerpt(&def.name)
         ));
     }
     let (files, ranks) = (def.files, def.ranks);
@@ -318,6 +338,8 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, Vec<String>> {
             "key 'piece': {} pieces defined, at most {MAX_KINDS}",
             def.piece.len()
         ));
+        // Every later check looks at the pieces: refused here, it costs nothing more.
+        return Err(errors);
     }
     let mut pieces: Vec<PieceDef> = Vec::new();
     for (i, p) in def.piece.iter().enumerate() {
@@ -717,6 +739,8 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, Vec<String>> {
         })());
     }
 
+    errors.extend(royal_piece_changes(&mechanics, &pieces));
+
     let moves_to_go = def.time.and_then(|t| t.moves_to_go);
     if let Some(n) = moves_to_go
         && !(1..=MAX_MOVES_TO_GO).contains(&n)
@@ -750,6 +774,60 @@ fn validate(def: FileDef, source: &str) -> Result<Variant, Vec<String>> {
         variant.weights.apply_table(table)?;
     }
     Ok(variant)
+}
+
+/// A position has exactly one King a side (a FEN with none or two is refused), so no
+/// mechanic may turn a piece into the royal one or the royal one into another: the engine
+/// would play into positions it refuses. Pawn promotion and drops refuse every piece but the
+/// ordinary ones where they read it; the swap-in and the rank promotion are judged here.
+fn royal_piece_changes(mechanics: &Mechanics, pieces: &[PieceDef]) -> Vec<String> {
+    let royal = |k: &u8| pieces[*k as usize].role == Role::King;
+    let mut errors = Vec::new();
+    let mut refuse = |key: &str, k: u8, what: &str| {
+        errors.push(format!(
+            "key '{key}': '{}' ({}) is the royal piece; {what}, and a side must keep exactly one",
+            pieces[k as usize].letter, pieces[k as usize].name
+        ));
+    };
+    if let Some(s) = &mechanics.swap_in {
+        if royal(&s.from) {
+            refuse(
+                "swap_in.from",
+                s.from,
+                "a swap would leave a side without it",
+            );
+        }
+        if royal(&s.to) {
+            refuse("swap_in.to", s.to, "a swap would give a side a second one");
+        }
+    }
+    if let Some(r) = &mechanics.rank_promotion {
+        if royal(&r.piece) {
+            refuse(
+                "rank_promotion.piece",
+                r.piece,
+                "promoting it would leave a side without it",
+            );
+        }
+        let (key, results): (&str, Vec<u8>) = match &r.choice {
+            super::RankPromotionChoice::Choice(kinds) => ("rank_promotion.choices", kinds.clone()),
+            super::RankPromotionChoice::Dictated(order) => (
+                "rank_promotion.dictated",
+                order.iter().map(|&(_, result)| result).collect(),
+            ),
+        };
+        for (key, k) in results
+            .into_iter()
+            .map(|k| (key, k))
+            .chain(r.family.iter().map(|&k| ("rank_promotion.family", k)))
+        {
+            if royal(&k) {
+                refuse(key, k, "a promotion to it would give a side a second one");
+                break;
+            }
+        }
+    }
+    errors
 }
 
 /// Checks a drop schedule (`[drops]`): what the engine relies on is refused here, with the key.

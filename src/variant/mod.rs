@@ -7,6 +7,7 @@ pub mod builtin;
 pub mod definitions;
 mod file;
 pub mod fsf;
+pub mod kept;
 pub mod limits;
 pub mod registry;
 pub mod weights;
@@ -29,7 +30,7 @@ pub enum Role {
     King,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PieceDef {
     /// Upper case; White's letter in FEN. Black's is the lower case.
     pub letter: char,
@@ -52,7 +53,7 @@ pub enum EnPassant {
 }
 
 /// First moves longer than one step.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MultiStep {
     /// White's squares; Black's are mirrored.
     pub squares: Vec<Coord>,
@@ -63,7 +64,7 @@ pub struct MultiStep {
     pub unmoved_only: bool,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PawnRules {
     pub multi_step: Vec<MultiStep>,
     pub en_passant: EnPassant,
@@ -80,7 +81,7 @@ pub struct CastleSide {
     pub rook_to: u8,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Castling {
     pub king_file: u8,
     /// The right written `K`/`k` in FEN.
@@ -100,7 +101,7 @@ pub enum Stalemate {
     Win,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EndRules {
     pub stalemate: Stalemate,
     /// Plies without capture or pawn move that draw; 0 for never.
@@ -112,7 +113,7 @@ pub struct EndRules {
 }
 
 /// Deathmatch swap-in: as a whole move, a friendly piece of kind `from` becomes `to`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SwapIn {
     pub from: u8,
     pub to: u8,
@@ -121,7 +122,7 @@ pub struct SwapIn {
 }
 
 /// What a triggered promotion turns the piece into.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RankPromotionChoice {
     /// The player picks one of these kinds.
     Choice(Vec<u8>),
@@ -131,7 +132,7 @@ pub enum RankPromotionChoice {
 }
 
 /// Deathmatch: a pawn move onto `rank` turns one friendly `piece` into another kind.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RankPromotion {
     /// White's rank, from 0; mirrored for Black.
     pub rank: u8,
@@ -144,14 +145,14 @@ pub struct RankPromotion {
 
 /// Deathmatch Home-File Transference: `pieces` on the border files within their owner's
 /// first `ranks` ranks also leap to the same rank of the other border file.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Transference {
     pub pieces: Vec<u8>,
     pub ranks: u8,
 }
 
 /// Magician Chess: holes, and spells cast by `casters`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spells {
     pub casters: Vec<u8>,
 }
@@ -163,7 +164,7 @@ pub struct Spells {
 /// fired: a carrier moves at most one rank at a time), and the same move drops one piece
 /// that the stage allows and that has not been dropped yet. So the stages fired are the
 /// count of pieces dropped, and a carrier's whole state is the set of its dropped pieces.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Drops {
     /// Kinds that carry a reserve, at most two (one state slot per carrier and colour).
     pub carriers: Vec<u8>,
@@ -191,7 +192,7 @@ impl Drops {
 }
 
 /// The built-in mechanics a variant switches on. Each one lives in `src/rules/`.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Mechanics {
     pub swap_in: Option<SwapIn>,
     pub rank_promotion: Option<RankPromotion>,
@@ -200,7 +201,7 @@ pub struct Mechanics {
     pub drops: Option<Drops>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Variant {
     /// The identifier used by `UCI_Variant`, XBoard and the command line.
     pub name: String,

@@ -1,14 +1,16 @@
 //! The variants known to the engine: the built-in ones and those loaded from a folder, a
 //! file (magus TOML or Fairy-Stockfish variants.ini) or a text sent over a protocol.
 
+use std::io::Read;
 use std::path::Path;
 
 use super::builtin::BUILTIN;
-use super::definitions::{Definition, Format, Problem};
-use super::{Variant, fsf, line_of_key, parse_variant, read_toml};
+use super::definitions::{Definition, Format, Problem, text_within_limits};
+use super::limits::{MAX_DEFINITION_BYTES, MAX_SECTIONS};
+use super::{Variant, fsf, kept, line_of_key, parse_variant, read_toml};
 
-/// Variants by name. Definitions live for the whole run (they are few and small), so
-/// positions can refer to them without reference counting.
+/// Variants by name. Each is kept for the whole run (`kept`: one per distinct definition,
+/// at most `MAX_KEPT_VARIANTS`), so positions can refer to them without reference counting.
 #[derive(Clone)]
 pub struct Registry {
     variants: Vec<&'static Variant>,
@@ -23,9 +25,9 @@ impl Registry {
         let variants = BUILTIN
             .iter()
             .map(|(file, text)| {
-                let v = parse_variant(text, &format!("built-in {file}"))
-                    .unwrap_or_else(|e| panic!("a built-in variant is broken: {e}"));
-                &*Box::leak(Box::new(v))
+                parse_variant(text, &format!("built-in {file}"))
+                    .and_then(kept::keep)
+                    .unwrap_or_else(|e| panic!("a built-in variant is broken: {e}"))
             })
             .collect();
         Registry {
@@ -57,28 +59,56 @@ impl Registry {
         self.variants.iter().map(|v| v.name.as_str()).collect()
     }
 
-    /// Adds (or replaces, by name) one variant.
-    pub fn insert(&mut self, variant: Variant) -> &'static Variant {
-        let v: &'static Variant = Box::leak(Box::new(variant));
+    /// Adds (or replaces, by name) one variant: the one kept for its definition (`kept`),
+    /// or the refusal when the run keeps as many definitions as it may.
+    pub fn insert(&mut self, variant: Variant) -> Result<&'static Variant, String> {
+        let v = kept::keep(variant)?;
         match self.variants.iter().position(|w| w.name == v.name) {
             Some(i) => self.variants[i] = v,
             None => self.variants.push(v),
         }
-        v
+        Ok(v)
     }
 
-    /// Reads every `*.toml` file of a folder, each on its own: a file that cannot be read or
-    /// that `check` refuses (the caller compiles each variant and parses its start position)
-    /// is returned with its problems, and the other files still load. A name defined by an
-    /// earlier file of the folder is refused in the later one. Only a folder that cannot be
-    /// read, or holds no `.toml` file, is an error.
+    /// Adds the good definitions to the registry; one that cannot be kept becomes refused.
+    fn insert_good(&mut self, definitions: &mut [Definition], source: &str) {
+        for d in definitions {
+            let Ok(v) = &d.outcome else { continue };
+            if let Err(message) = self.insert(v.clone()) {
+                d.outcome = Err(vec![Problem {
+                    source: source.to_string(),
+                    line: d.line,
+                    section: None,
+                    key: None,
+                    message,
+                }]);
+            }
+        }
+    }
+
+    /// Loads every `*.toml` file of a folder, each on its own (see `read_dir`).
     pub fn load_dir(
         &mut self,
         dir: &Path,
         check: &dyn Fn(&Variant) -> Result<(), String>,
     ) -> Result<Vec<Definition>, String> {
+        self.read_dir(dir, check, true)
+    }
+
+    /// Reads every `*.toml` file of a folder, each on its own: a file that cannot be read or
+    /// that `check` refuses (the caller compiles each variant and parses its start position)
+    /// is returned with its problems, and the other files still load (with `load` false,
+    /// nothing loads: the folder is only checked). A name defined by an earlier file of the
+    /// folder is refused in the later one. Only a folder that cannot be read, holds no
+    /// `.toml` file or more than `MAX_SECTIONS` of them, is an error.
+    fn read_dir(
+        &mut self,
+        dir: &Path,
+        check: &dyn Fn(&Variant) -> Result<(), String>,
+        load: bool,
+    ) -> Result<Vec<Definition>, String> {
         let entries =
-            std::fs::read_dir(dir).map_err(|e| format!("variant folder {}: {e}", dir.display()))?;
+            std::fs::read_dir(dir).map_err(|e| format!("variant folder {}: {e}", shown(dir)))?;
         let mut paths: Vec<_> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "toml"))
@@ -90,10 +120,17 @@ impl Registry {
                 dir.display()
             ));
         }
+        if paths.len() > MAX_SECTIONS {
+            return Err(format!(
+                "variant folder {}: {} .toml files, more than the {MAX_SECTIONS} a folder may hold",
+                dir.display(),
+                paths.len()
+            ));
+        }
         let mut definitions: Vec<Definition> = Vec::new();
         for path in &paths {
             let shown = path.display().to_string();
-            let mut read = match std::fs::read_to_string(path) {
+            let mut read = match read_capped(path) {
                 Ok(text) => self.read_text(&text, &shown, Format::Toml, check).0,
                 Err(e) => vec![Definition {
                     name: String::new(),
@@ -103,7 +140,7 @@ impl Registry {
                         line: None,
                         section: None,
                         key: None,
-                        message: e.to_string(),
+                        message: e,
                     }]),
                     notes: Vec::new(),
                 }],
@@ -124,9 +161,9 @@ impl Registry {
                         ),
                     }]);
                 }
-                if let Ok(v) = &d.outcome {
-                    self.insert(v.clone());
-                }
+            }
+            if load {
+                self.insert_good(&mut read, &shown);
             }
             definitions.extend(read);
         }
@@ -143,6 +180,15 @@ impl Registry {
         format: Format,
         check: &dyn Fn(&Variant) -> Result<(), String>,
     ) -> (Vec<Definition>, Vec<(String, fsf::Rules)>) {
+        if let Err(problem) = text_within_limits(text, source) {
+            let refused = Definition {
+                name: String::new(),
+                line: None,
+                outcome: Err(vec![problem]),
+                notes: Vec::new(),
+            };
+            return (vec![refused], Vec::new());
+        }
         let (mut definitions, rules) = match format {
             Format::Toml => {
                 let outcome = read_toml(text, source);
@@ -197,7 +243,7 @@ impl Registry {
         (definitions, rules)
     }
 
-    /// Checks the definitions of a text, loading nothing.
+    /// Checks the definitions of a text, loading nothing (and keeping nothing).
     pub fn check_text(
         &self,
         text: &str,
@@ -218,21 +264,26 @@ impl Registry {
         format: Format,
         check: &dyn Fn(&Variant) -> Result<(), String>,
     ) -> Vec<Definition> {
-        let (definitions, rules) = self.read_text(text, source, format, check);
+        let (mut definitions, rules) = self.read_text(text, source, format, check);
+        self.insert_good(&mut definitions, source);
         for d in &definitions {
-            if let Ok(v) = &d.outcome {
-                self.insert(v.clone());
-                if let Some((_, r)) = rules.iter().find(|(n, _)| *n == v.name) {
-                    self.fsf_rules.push((v.name.clone(), r.clone()));
-                }
+            let Ok(v) = &d.outcome else { continue };
+            let Some((_, r)) = rules.iter().find(|(n, _)| *n == v.name) else {
+                continue;
+            };
+            // A section loaded again replaces its rules: the list stays one per name.
+            match self.fsf_rules.iter_mut().find(|(n, _)| *n == v.name) {
+                Some(kept) => kept.1 = r.clone(),
+                None => self.fsf_rules.push((v.name.clone(), r.clone())),
             }
         }
         definitions
     }
 
-    /// Reads a file: its format from its extension (`.toml`, `.ini`), else from its text.
+    /// Reads a file (no more than `MAX_DEFINITION_BYTES` of it): its format from its
+    /// extension (`.toml`, `.ini`), else from its text.
     pub fn read_file(path: &Path) -> Result<(String, Format), String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = read_capped(path).map_err(|e| format!("{}: {e}", shown(path)))?;
         let format = Format::of_path(path).unwrap_or_else(|| Format::of_text(&text));
         Ok((text, format))
     }
@@ -246,24 +297,75 @@ impl Registry {
         check: &dyn Fn(&Variant) -> Result<(), String>,
     ) -> Result<Vec<Definition>, String> {
         if !path.is_file() {
-            return self.load_dir(path, check);
+            return self.read_dir(path, check, true);
         }
         let (text, format) = Registry::read_file(path)?;
         Ok(self.load_text(&text, &path.display().to_string(), format, check))
     }
+
+    /// As [`Registry::load_path`], loading nothing (and keeping nothing).
+    pub fn check_path(
+        &self,
+        path: &Path,
+        check: &dyn Fn(&Variant) -> Result<(), String>,
+    ) -> Result<Vec<Definition>, String> {
+        if !path.is_file() {
+            // `read_dir` does not change a registry when it loads nothing; the copy is of a
+            // list of references.
+            return self.clone().read_dir(path, check, false);
+        }
+        let (text, format) = Registry::read_file(path)?;
+        Ok(self.check_text(&text, &path.display().to_string(), format, check))
+    }
+}
+
+/// A file's text, refused unread when it is larger than `MAX_DEFINITION_BYTES`, and never
+/// read past that (a file growing while it is read is refused too).
+fn read_capped(path: &Path) -> Result<String, String> {
+    let too_large = |size: u64| {
+        format!(
+            "{size} bytes, more than the {MAX_DEFINITION_BYTES} a definition file may have; nothing was read"
+        )
+    };
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let size = file.metadata().map_err(|e| e.to_string())?.len();
+    if size > MAX_DEFINITION_BYTES as u64 {
+        return Err(too_large(size));
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(MAX_DEFINITION_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() > MAX_DEFINITION_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())
 }
 
 /// The line of a key in a file, for messages (`None` if the file cannot be read again).
 fn line_of_key_in(path: &Path, key: &str) -> Option<usize> {
-    line_of_key(&std::fs::read_to_string(path).ok()?, key)
+    line_of_key(&read_capped(path).ok()?, key)
 }
 
-/// The `name` of a TOML definition that failed to read, for messages.
+/// The `name` of a TOML definition that failed to read, for messages: the first line
+/// `name = "…"` before any table. Read from the lines rather than by parsing the text again,
+/// which for a large text would cost as much as the failed reading did.
 fn toml_name(text: &str) -> Option<String> {
-    let document = toml::de::DeTable::parse(text).ok()?;
-    let (_, value) = document
-        .get_ref()
-        .iter()
-        .find(|(k, _)| k.get_ref() == "name")?;
-    value.get_ref().as_str().map(str::to_string)
+    text.lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with('['))
+        .find_map(|l| {
+            let value = l
+                .strip_prefix("name")?
+                .trim_start()
+                .strip_prefix('=')?
+                .trim();
+            let name = value.strip_prefix('"')?.split('"').next()?;
+            Some(name.to_string())
+        })
+}
+
+/// A path as a message quotes it (a path from outside may be any length).
+fn shown(path: &Path) -> String {
+    super::limits::excerpt(&path.display().to_string()).into_owned()
 }

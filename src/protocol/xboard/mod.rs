@@ -201,8 +201,7 @@ impl XboardSession {
     }
 
     fn error(&self, kind: &str, command: &str) {
-        // What an error quotes is cut short: a GUI's runaway line never comes back whole.
-        let command = crate::protocol::input::shown(command);
+        let command = crate::variant::limits::excerpt(command);
         self.say(&format!("Error ({kind}): {command}"));
     }
 

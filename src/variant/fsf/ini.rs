@@ -8,6 +8,8 @@
 //! given twice keeps its last value. What Fairy-Stockfish would skip without a word (a line
 //! without `=`, a key with spaces before it) is reported here instead.
 
+use crate::variant::limits::excerpt;
+
 /// One `key = value` line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -59,7 +61,7 @@ pub fn parse(text: &str) -> Vec<Section> {
                 line,
                 format!(
                     "'{}' is not 'key = value' (Fairy-Stockfish would skip it)",
-                    raw.trim()
+                    excerpt(raw.trim())
                 ),
             ));
             continue;
@@ -100,9 +102,10 @@ fn header(raw: &str, line: usize) -> Section {
     };
     let Some(close) = raw.find(']') else {
         section.name = raw[1..].trim().to_string();
-        section
-            .problems
-            .push((line, format!("section header '{raw}' has no ']'")));
+        section.problems.push((
+            line,
+            format!("section header '{}' has no ']'", excerpt(raw)),
+        ));
         return section;
     };
     let inside = &raw[1..close];
@@ -116,7 +119,10 @@ fn header(raw: &str, line: usize) -> Section {
     if bad(name) || parent.is_some_and(bad) {
         section.problems.push((
             line,
-            format!("section header '[{inside}]': a name is empty or has spaces"),
+            format!(
+                "section header '[{}]': a name is empty or has spaces",
+                excerpt(inside)
+            ),
         ));
     }
     section

@@ -18,6 +18,7 @@ pub mod translate;
 pub use rules::Rules;
 
 use super::definitions::{Definition, Problem};
+use super::limits::{MAX_INHERITANCE_DEPTH, MAX_SECTIONS};
 use super::parse_variant;
 
 /// Fairy-Stockfish's built-in variants, which a section may name as its parent. magus has
@@ -153,6 +154,25 @@ pub type Parents<'a> = &'a dyn Fn(&str) -> Option<Rules>;
 /// are returned too, so that later files may inherit from them.
 pub fn read(text: &str, source: &str, parents: Parents) -> (Vec<Definition>, Vec<(String, Rules)>) {
     let sections = ini::parse(text);
+    if sections.len() > MAX_SECTIONS {
+        // Each section costs a translation and a compile: refused before any of them.
+        let refused = Definition {
+            name: String::new(),
+            line: None,
+            outcome: Err(vec![Problem {
+                source: source.to_string(),
+                line: None,
+                section: None,
+                key: None,
+                message: format!(
+                    "{} sections, more than the {MAX_SECTIONS} one text may define; nothing was read",
+                    sections.len()
+                ),
+            }]),
+            notes: Vec::new(),
+        };
+        return (vec![refused], Vec::new());
+    }
     let mut definitions = Vec::new();
     // Sections read so far: name, rules (none when the parent was unknown), own problems.
     let mut read: Vec<(String, Option<Rules>, bool)> = Vec::new();
@@ -206,7 +226,7 @@ pub fn read(text: &str, source: &str, parents: Parents) -> (Vec<Definition>, Vec
                                 Some(section.line),
                                 None,
                                 format!(
-                                    "parent [{p}] cannot be read: it inherits from a variant magus does not have (listed with it)"
+                                    "parent [{p}] cannot be read: its parent is unknown or too deep (listed with it)"
                                 ),
                             ));
                         } else if *own_problems {
@@ -241,6 +261,20 @@ pub fn read(text: &str, source: &str, parents: Parents) -> (Vec<Definition>, Vec
                     },
                 }
             }
+        };
+        // The chain of parents, which a section's rules count: refused past the limit.
+        let base = match base {
+            Some(b) if b.depth >= MAX_INHERITANCE_DEPTH => {
+                problems.push(problem(
+                    Some(section.line),
+                    None,
+                    format!(
+                        "inherits through more than {MAX_INHERITANCE_DEPTH} sections (the most a chain of parents may have)"
+                    ),
+                ));
+                None
+            }
+            other => other,
         };
         let own_start = problems.len();
         let rules =

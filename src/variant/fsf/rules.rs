@@ -63,6 +63,9 @@ pub struct Rules {
     pub planned: BTreeMap<String, (String, Origin)>,
     /// Keys about drawing or weighing pieces, as last given.
     pub not_applicable: BTreeMap<String, Origin>,
+    /// How many sections these rules went through: 0 for the template and chess, one more
+    /// for each section applied (`MAX_INHERITANCE_DEPTH` bounds it).
+    pub depth: usize,
 }
 
 /// A key naming a piece type (`knight`, `customPiece4`, `king`).
@@ -164,6 +167,7 @@ impl Rules {
             n_move_rule: 50,
             n_fold_rule: 3,
             stalemate_value: "draw".to_string(),
+            depth: 0,
             given: BTreeMap::new(),
             planned: BTreeMap::new(),
             not_applicable: BTreeMap::new(),
@@ -259,6 +263,7 @@ impl Rules {
     /// The rules after a section's keys. Problems name the key and line.
     pub fn apply(&self, section: &Section, source: &str, problems: &mut Vec<Problem>) -> Rules {
         let mut r = self.clone();
+        r.depth = self.depth + 1;
         let mut report = |entry: &Entry, message: String| {
             problems.push(Problem {
                 source: source.to_string(),
