@@ -1565,6 +1565,8 @@ mod tests {
         for id in [0, 1] {
             let mut data = ThreadData::default();
             let mut worker = Worker::new(id, &state, &mut data, &pos, &[]);
+            // The main thread as it is once it has a searched move to answer with.
+            worker.has_answer = true;
             for _ in 1..CHECK_EVERY {
                 worker.count_node();
             }
@@ -1574,6 +1576,42 @@ mod tests {
             let published = state.nodes.load(Ordering::Relaxed);
             assert_eq!(published, CHECK_EVERY * (id as u64 + 1));
         }
+    }
+
+    /// Before it has a searched move, the main thread goes on past its clock and its node
+    /// limit; `stop` still ends it.
+    #[test]
+    fn the_main_thread_stops_at_a_limit_only_with_a_searched_move() {
+        use super::super::tests::shared;
+        let tt = crate::search::tt::TranspositionTable::with_buckets(1);
+        let second = Duration::from_secs(1);
+        let pos = start("chess");
+        let control = super::super::SearchControl::default();
+        let late = shared(&tt, &control, Default::default(), second / 10, second);
+        let mut data = ThreadData::default();
+        let mut worker = Worker::new(0, &late, &mut data, &pos, &[]);
+        for _ in 0..2 * CHECK_EVERY {
+            worker.count_node();
+        }
+        assert!(
+            !worker.stopped,
+            "stopped by the clock without a searched move"
+        );
+        worker.has_answer = true;
+        for _ in 0..CHECK_EVERY {
+            worker.count_node();
+        }
+        assert!(worker.stopped, "the clock is past and a move was searched");
+
+        let stopped = super::super::SearchControl::default();
+        stopped.stop();
+        let asked = shared(&tt, &stopped, Default::default(), 3600 * second, second);
+        let mut data = ThreadData::default();
+        let mut worker = Worker::new(0, &asked, &mut data, &pos, &[]);
+        for _ in 0..CHECK_EVERY {
+            worker.count_node();
+        }
+        assert!(worker.stopped, "stop ends the search at once");
     }
 
     /// Without a node limit the stop conditions are looked at every CHECK_EVERY nodes; under
