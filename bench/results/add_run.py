@@ -21,13 +21,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import render  # noqa: E402  (the columns and the checks live there)
 
 
-def summary(text):
-    """The figures of a match's final summary, from the first engine's side."""
-    table = re.findall(
-        r"^1\s+(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+\S+%\s+([+−-]?[\d.]+) ± ([\d.]+)",
-        text, re.M)
+def summary(text, engine):
+    """The figures of a match's final summary, from `engine`'s side (the summary lists the
+    engines by score, so the tested one is found by its name)."""
+    table = [row for row in re.findall(
+        r"^\d+\s+(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+\S+%\s+([+−-]?[\d.]+) ± ([\d.]+)",
+        text, re.M) if row[0] == engine]
     if not table:
-        raise SystemExit("no final summary table in the log: did the match end?")
+        raise SystemExit(f"no final summary row of '{engine}' in the log: did the match end?")
     name, games, wins, losses, draws, elo, error = table[-1]
     row = {"games": games, "wins": wins, "losses": losses, "draws": draws,
            "elo": elo.replace("−", "-"), "elo_error": error}
@@ -53,12 +54,14 @@ def main():
     p.add_argument("--kind", required=True, choices=sorted(render.KINDS))
     p.add_argument("--log", required=True, help="the output of magus match")
     p.add_argument("--variant", help="when the command does not name it")
+    p.add_argument("--engine", help="the tested engine's name (default: the command's first)")
     for field in ("commit", "base", "change", "limit", "kept", "load", "command", "note",
                   "source"):
         p.add_argument(f"--{field}", default="")
     args = p.parse_args()
     row = {c: "" for c in render.COLUMNS}
-    row.update(summary(Path(args.log).read_text(errors="replace")))
+    engine = args.engine or next(iter(re.findall(r"--engine \"?name=([^,\s\"]+)", args.command)), "")
+    row.update(summary(Path(args.log).read_text(errors="replace"), engine))
     for field in ("commit", "base", "change", "limit", "kept", "load", "command", "note",
                   "source"):
         row[field] = getattr(args, field)

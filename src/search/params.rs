@@ -119,9 +119,9 @@ pub const MAX_DOUBLE_EXTENSIONS: i32 = 6;
 /// Delta pruning: a capture that, even winning its piece, stays this far below alpha.
 pub const DELTA_MARGIN: i32 = 200;
 
-/// From this many plies into quiescence, only recaptures on the last move's square: what
-/// bounds quiescence where every piece can take another.
-pub const QS_RECAPTURE_PLY: u32 = 5;
+/// The quiescence nodes below one horizon node after which only recaptures on the last
+/// move's square are tried: what bounds quiescence where every piece can take another.
+pub const QS_NODE_BUDGET: u32 = 1000;
 
 // --- Move ordering (`ordering.rs`) ---
 

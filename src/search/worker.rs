@@ -118,6 +118,9 @@ pub struct Worker<'a, B: Bitboard> {
     /// the tiniest limit is one the search looked at (its first root move, searched to the
     /// end of quiescence, which is bounded).
     has_answer: bool,
+    /// Quiescence nodes left to the search below the current horizon node before it tries
+    /// only recaptures (`QS_NODE_BUDGET`).
+    qs_budget: u32,
 }
 
 /// Nodes between looks at the stop conditions: CHECK_EVERY, or a thousandth of a node limit
@@ -175,6 +178,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             pv_index: 0,
             improved_in_iteration: false,
             has_answer: false,
+            qs_budget: QS_NODE_BUDGET,
         }
     }
 
@@ -301,10 +305,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     ) -> SearchResult {
         let shared = self.shared;
         self.has_answer = false;
-        self.root_lines = self
-            .root_order(root, legal)
-            .into_iter()
-            .map(|mv| RootLine {
+        self.root_lines = legal
+            .iter()
+            .map(|&mv| RootLine {
                 mv,
                 score: 0,
                 pv: vec![mv],
@@ -398,26 +401,6 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             depth += 1;
         }
         best
-    }
-
-    /// The root moves in the order the first iteration searches them: as any node orders
-    /// its moves (the table's move, then captures by what they win, then quiet moves by their
-    /// history), so that a search stopped early has searched the likeliest moves first.
-    fn root_order(&self, root: &Position<B>, legal: &[Move]) -> Vec<Move> {
-        let hash_move = self
-            .shared
-            .tt
-            .probe(root.hash())
-            .map_or(Move::NULL, |e| e.mv);
-        let mut moves = MoveList::new();
-        moves.extend(legal.iter().copied());
-        let mut scores = Scores::new();
-        let ordering = self.ordering(hash_move, 0, Move::NULL, [None, None]);
-        score_moves(root, &moves, &mut scores, &ordering);
-        let mut order: Vec<(i32, Move)> = scores.into_iter().zip(moves).collect();
-        // Stable: moves the ordering cannot tell apart keep the generator's order.
-        order.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
-        order.into_iter().map(|(_, mv)| mv).collect()
     }
 
     /// The answer of an iteration stopped after a root move beat alpha: that move, at the
@@ -1130,7 +1113,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             self.stack[ply].current_tactical = true;
             self.path.push(child.hash());
             let mut score =
-                -self.quiescence::<NonPv>(&child, -probcut_beta, -probcut_beta + 1, ply + 1, 1, m);
+                -self.quiescence::<NonPv>(&child, -probcut_beta, -probcut_beta + 1, ply + 1, 0, m);
             if score >= probcut_beta && !self.stopped {
                 score = self.zero_window(
                     &child,
@@ -1182,10 +1165,12 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         -self.alphabeta::<NonPv>(child, depth, -beta, -beta + 1, ply + 1, !cut_node)
     }
 
-    /// `qply`: plies since quiescence began; `last`: the move that led here. From
-    /// `QS_RECAPTURE_PLY` on, only captures on the square of the last move are tried: in a
-    /// crowded position (two armies, every piece en prise) the captures would otherwise
-    /// chain into a tree no iteration ever finishes.
+    /// `qply`: plies since quiescence began; `last`: the move that led here. Once the
+    /// quiescence search below one horizon node has used `QS_NODE_BUDGET` nodes, only
+    /// captures on the square of the last move are tried: in a crowded position (two armies,
+    /// every piece en prise) the captures would otherwise chain into a tree no iteration ever
+    /// finishes. An ordinary position's quiescence stays far below the budget, so its tree is
+    /// the same as without it.
     fn quiescence<N: NodeType>(
         &mut self,
         pos: &Position<B>,
@@ -1255,7 +1240,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let mut legal = 0;
         let mut best_move = Move::NULL;
         let mut drop_captures = DropCaptures::default();
-        let recaptures_only = qply >= QS_RECAPTURE_PLY && !last.is_null();
+        if qply == 0 {
+            self.qs_budget = QS_NODE_BUDGET;
+        }
+        self.qs_budget = self.qs_budget.saturating_sub(1);
+        let recaptures_only = self.qs_budget == 0 && !last.is_null();
         for m in MovePicker::new(&mut moves, &mut scores) {
             if !in_check {
                 if drop_captures.tried(m) || (recaptures_only && m.to() != last.to()) {
