@@ -658,6 +658,17 @@ fn a_second_ctrl_c_exits_at_once() {
     assert!(all_ended(&engines), "engines left running: {engines:?}");
 }
 
+/// A short match of the hostile-engine tests: 300 nodes a move, 20 plies, and a move
+/// timeout that a stall would reach.
+const SHORT_MATCH: [&str; 6] = [
+    "--nodes",
+    "300",
+    "--max-plies",
+    "20",
+    "--move-timeout",
+    "20",
+];
+
 /// A two-game match of `faulty_uci.py MODE 2` (with a helper process that shares its output,
 /// the `+child` modes) against magus at 300 nodes a move: its output lines, its standard
 /// error, and the process ids the fake engines wrote (theirs, their magus's, their helper's).
@@ -671,14 +682,7 @@ fn helper_match(name: &str, mode: &str) -> (Vec<String>, String, Vec<u32>) {
     );
     let mut child = Command::new(MAGUS)
         .args(["match", "--engine", &faulty, "--engine", &engine("magus")])
-        .args([
-            "--nodes",
-            "300",
-            "--max-plies",
-            "20",
-            "--move-timeout",
-            "20",
-        ])
+        .args(SHORT_MATCH)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -740,14 +744,7 @@ fn an_endless_line_loses_by_protocol_error_in_bounded_memory() {
     let mut command = Command::new(MAGUS);
     command
         .args(["match", "--engine", &faulty, "--engine", &engine("magus")])
-        .args([
-            "--nodes",
-            "300",
-            "--max-plies",
-            "20",
-            "--move-timeout",
-            "20",
-        ])
+        .args(SHORT_MATCH)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     // SAFETY: setrlimit(2) between fork and exec touches no memory of the parent.

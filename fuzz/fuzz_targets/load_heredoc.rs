@@ -16,12 +16,11 @@ use std::sync::{Arc, Mutex};
 
 use common::Lines;
 use libfuzzer_sys::fuzz_target;
-use magus::game::{AnyPosition, check_variant};
+use magus::game::check_variant;
 use magus::protocol::Session;
 use magus::protocol::uci::{Output, UciSession};
 use magus::protocol::xboard::XboardSession;
 use magus::variant::definitions::Format;
-use magus::with_position;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else {
@@ -80,17 +79,6 @@ fuzz_target!(|data: &[u8]| {
         let Ok(variant) = d.outcome else { continue };
         // Lives for the run, as the engine's accepted variants do.
         let variant = Box::leak(Box::new(variant));
-        let mut pos = AnyPosition::from_fen(variant, None).expect("a checked start position");
-        common::check_position(&pos);
-        for ply in 0..3 {
-            let moves = with_position!(&pos, p => p.legal_moves());
-            if moves.is_empty() {
-                break;
-            }
-            let m = moves[(data.len() + ply) % moves.len()];
-            let _ = pos.san(m);
-            with_position!(&mut pos, p => p.play(m));
-            common::check_position(&pos);
-        }
+        common::play_accepted(variant, data);
     }
 });

@@ -7,9 +7,8 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use magus::game::{AnyPosition, check_variant};
+use magus::game::check_variant;
 use magus::variant::{betza, parse_variant};
-use magus::with_position;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -26,16 +25,5 @@ fuzz_target!(|data: &[u8]| {
     // Accepted: the engine would now play it. Definitions live for the whole run, as in
     // the engine's registry.
     let variant = Box::leak(Box::new(variant));
-    let mut pos = AnyPosition::from_fen(variant, None).expect("checked start position");
-    common::check_position(&pos);
-    for ply in 0..3 {
-        let moves = with_position!(&pos, p => p.legal_moves());
-        if moves.is_empty() {
-            break;
-        }
-        let m = moves[(data.len() + ply) % moves.len()];
-        let _ = pos.san(m);
-        with_position!(&mut pos, p => p.play(m));
-        common::check_position(&pos);
-    }
+    common::play_accepted(variant, data);
 });

@@ -19,12 +19,9 @@ pub fn too_long_line(bytes: usize) -> String {
 /// a refused line of a megabyte must not come back as a megabyte.
 pub const MAX_QUOTED_CHARS: usize = 300;
 
-/// `text` cut to `MAX_QUOTED_CHARS` characters, an ellipsis and the length marking a cut.
+/// `text` cut to `MAX_QUOTED_CHARS` characters, an ellipsis marking a cut.
 pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
-    match text.char_indices().nth(MAX_QUOTED_CHARS) {
-        None => text.into(),
-        Some((end, _)) => format!("{}… ({} bytes in all)", &text[..end], text.len()).into(),
-    }
+    crate::variant::limits::excerpt_of(text, MAX_QUOTED_CHARS)
 }
 
 /// The lines of an input.
@@ -100,7 +97,8 @@ mod tests {
         let long = "é".repeat(5000);
         let cut = shown(&long);
         assert!(cut.starts_with(&"é".repeat(MAX_QUOTED_CHARS)), "{cut}");
-        assert!(cut.ends_with("… (10000 bytes in all)"), "{cut}");
+        assert_eq!(cut.chars().count(), MAX_QUOTED_CHARS + 1, "{cut}");
+        assert!(cut.ends_with("é…"), "{cut}");
     }
 
     #[test]

@@ -42,7 +42,12 @@ pub const EXCERPT_CHARS: usize = 80;
 /// A text from outside as a message quotes it: whole when short, else its first
 /// [`EXCERPT_CHARS`] characters and "…", so that a huge line is not sent back whole.
 pub fn excerpt(text: &str) -> std::borrow::Cow<'_, str> {
-    match text.char_indices().nth(EXCERPT_CHARS) {
+    excerpt_of(text, EXCERPT_CHARS)
+}
+
+/// `text` whole when it has at most `chars` characters, else its first `chars` and "…".
+pub fn excerpt_of(text: &str, chars: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(chars) {
         None => std::borrow::Cow::Borrowed(text),
         Some((end, _)) => std::borrow::Cow::Owned(format!("{}…", &text[..end])),
     }

@@ -78,3 +78,20 @@ impl Write for Lines {
         Ok(())
     }
 }
+
+/// Plays a few plies, picked by the input's length, of a variant the engine accepted from
+/// its start, each position passing `check_position`.
+pub fn play_accepted(variant: &'static Variant, data: &[u8]) {
+    let mut pos = AnyPosition::from_fen(variant, None).expect("a checked start position");
+    check_position(&pos);
+    for ply in 0..3 {
+        let moves = with_position!(&pos, p => p.legal_moves());
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[(data.len() + ply) % moves.len()];
+        let _ = pos.san(m);
+        with_position!(&mut pos, p => p.play(m));
+        check_position(&pos);
+    }
+}
