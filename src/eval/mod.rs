@@ -10,6 +10,7 @@
 //! what it is worth. The same code traces the evaluation's linear form (`trace.rs`), which
 //! the tuner fits.
 
+mod endgame;
 mod params;
 mod tables;
 mod trace;
@@ -193,7 +194,28 @@ impl Sink for ByTerm {
 pub fn evaluate<B: Bitboard>(pos: &Position<B>, tables: &EvalTables<B>) -> i32 {
     let mut sum = Sum::default();
     let phase = collect(pos, tables, &mut sum);
-    for_side_to_move(pos, tables.taper(sum.mg, sum.eg, phase))
+    for_side_to_move(pos, taper_scaled(pos, tables, sum.mg, sum.eg, phase))
+}
+
+/// The middlegame and endgame scores tapered by the phase, the endgame's scaled by what the
+/// side ahead can win with (`endgame.rs`).
+#[inline]
+fn taper_scaled<B: Bitboard>(
+    pos: &Position<B>,
+    tables: &EvalTables<B>,
+    mg: i32,
+    eg: i32,
+    phase: i32,
+) -> i32 {
+    let eg = eg + endgame::unstoppable_pawns(pos);
+    let scale = endgame::scale(pos, eg);
+    if scale.factor == endgame::SCALE_NORMAL {
+        tables.taper(mg, eg, phase)
+    } else if scale.whole {
+        tables.taper(mg, eg, phase) * scale.factor / endgame::SCALE_NORMAL
+    } else {
+        tables.taper(mg, eg * scale.factor / endgame::SCALE_NORMAL, phase)
+    }
 }
 
 /// The evaluation with only the terms in `terms`, for the side to move.
@@ -207,7 +229,10 @@ pub fn evaluate_terms<B: Bitboard>(
         terms,
     };
     let phase = collect(pos, tables, &mut masked);
-    for_side_to_move(pos, tables.taper(masked.sum.mg, masked.sum.eg, phase))
+    for_side_to_move(
+        pos,
+        taper_scaled(pos, tables, masked.sum.mg, masked.sum.eg, phase),
+    )
 }
 
 #[inline(always)]
@@ -234,7 +259,7 @@ pub fn evaluate_fast<B: Bitboard>(pos: &Position<B>, tables: &EvalTables<B>) -> 
             phase += tables.phase_weight[kind.index()];
         }
     }
-    let white = tables.taper(mg, eg, phase.min(tables.total_phase));
+    let white = taper_scaled(pos, tables, mg, eg, phase.min(tables.total_phase));
     let tempo = tables.params.tempo.mg;
     if pos.side() == Color::White {
         white + tempo

@@ -3,6 +3,10 @@
 
 use crate::board::{Bitboard, Color, Position};
 use crate::variant::Stalemate;
+use arrayvec::ArrayVec;
+
+/// The most pieces a side may have for its material to be compared with the variant's list.
+const MAX_LISTED: usize = 16;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reason {
@@ -81,39 +85,45 @@ pub fn insufficient_material<B: Bitboard>(pos: &Position<B>) -> bool {
 /// `color` can never mate, whatever either side plays: it has a bare King; or only material
 /// the variant lists as unable to mate a bare King, and the opponent has a bare King (nothing
 /// that could block its own King's flight); or only colour-bound pieces remain besides the
-/// Kings, all on squares of one colour. A variant with no such list, holes, or a reserve still
-/// to drop says no: there, which material can mate is not known. Both sides unable to mate is
-/// the draw by insufficient material (Fairy-Stockfish answers the same question per side).
+/// Kings, all on squares of one colour. A variant with no such list, holes, a reserve still
+/// to drop, or a swap-in that `color` can still make says no: there, which material can mate
+/// is not known from the pieces on the board. Both sides unable to mate is the draw by
+/// insufficient material (Fairy-Stockfish answers the same question per side). The search asks
+/// it in positions without pawns, so it allocates nothing.
 pub fn cannot_mate<B: Bitboard>(pos: &Position<B>, color: Color) -> bool {
     let layout = pos.layout();
     let variant = layout.variant;
     if variant.end.insufficient_material.is_empty()
         || pos.holes().any()
-        || crate::rules::reserve_left(pos)
+        || crate::rules::material_may_change(pos, color)
     {
         return false;
     }
-    let material = |color: Color| -> String {
-        let mut letters: Vec<char> = pos
-            .color_bb(color)
-            .squares()
-            .map(|sq| variant.pieces[pos.piece_at(sq).unwrap().kind().index()].letter)
-            .collect();
-        letters.sort_by_key(|&c| (c != 'K', c));
-        letters.into_iter().collect()
+    // A side's pieces as letters, sorted; `None` when there are too many to be listed.
+    let material = |color: Color| -> Option<ArrayVec<char, MAX_LISTED>> {
+        let mut letters = ArrayVec::new();
+        for sq in pos.color_bb(color).squares() {
+            let kind = pos.piece_at(sq).unwrap().kind();
+            letters.try_push(variant.pieces[kind.index()].letter).ok()?;
+        }
+        letters.sort_unstable();
+        Some(letters)
     };
-    let listed = |m: &str| {
+    let listed = |m: &[char]| {
         variant.end.insufficient_material.iter().any(|l| {
-            let mut a: Vec<char> = l.chars().collect();
-            let mut b: Vec<char> = m.chars().collect();
-            a.sort();
-            b.sort();
-            a == b
+            let mut a: ArrayVec<char, MAX_LISTED> = ArrayVec::new();
+            for c in l.chars() {
+                if a.try_push(c).is_err() {
+                    return false;
+                }
+            }
+            a.sort_unstable();
+            a.as_slice() == m
         })
     };
-    let king_letter = variant.pieces[layout.king.index()].letter.to_string();
+    let bare = |m: &Option<ArrayVec<char, MAX_LISTED>>| m.as_ref().is_some_and(|m| m.len() == 1);
     let (ours, theirs) = (material(color), material(!color));
-    if ours == king_letter || (theirs == king_letter && listed(&ours)) {
+    if bare(&ours) || (bare(&theirs) && ours.as_ref().is_some_and(|m| listed(m))) {
         return true;
     }
     // Only colour-bound pieces besides the Kings, all on squares of one colour.

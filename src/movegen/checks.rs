@@ -2,6 +2,7 @@
 //! it tries, pruned ones included; most moves are cleared by a few table look-ups, and only
 //! the rest need the position after them to be searched for attacks on the King.
 
+use super::MoveList;
 use super::legal::line_blockers;
 use crate::board::{Bitboard, MAX_KINDS, Move, MoveKind, Position};
 
@@ -65,6 +66,39 @@ impl<B: Bitboard> Position<B> {
     }
 }
 
+impl<B: Bitboard> Position<B> {
+    /// Quiet moves that may give check, for quiescence: every quiet move that checks is
+    /// among them (the position after a move tells which do). Where the look-ups are exact
+    /// and no mechanic adds moves, only the moves to a checking square and the moves of a
+    /// piece that uncovers a rider are generated; elsewhere every move is generated and the
+    /// look-ups clear what they can. Captures and promotions are left to `generate_captures`.
+    pub fn generate_quiet_checks(&self, list: &mut MoveList, ctx: &CheckContext<B>) {
+        if ctx.exact && !self.layout().mechanics.generates {
+            self.generate_quiets_within(list, |kind, from| {
+                if ctx.discoverers.has(from) {
+                    !B::EMPTY
+                } else {
+                    ctx.check_squares[kind.index()]
+                }
+            });
+            return;
+        }
+        let mut all = MoveList::new();
+        self.generate(&mut all);
+        for &m in all.iter() {
+            let quiet = match m.kind() {
+                MoveKind::Promotion | MoveKind::EnPassant => false,
+                _ => self
+                    .piece_at(m.to())
+                    .is_none_or(|p| p.color() == self.side()),
+            };
+            if quiet && self.may_give_check(m, ctx) {
+                list.push(m);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::board::AnyPosition;
@@ -115,6 +149,76 @@ mod tests {
                 assert!(
                     cleared > 1000 && checks_seen > 10,
                     "{}: {cleared} {checks_seen}",
+                    v.name
+                );
+            }
+        }
+    }
+
+    /// Every legal quiet move that gives check is among the quiet checks generated, in
+    /// every variant over random games; wherever the look-ups are exact, the generator leaves
+    /// most quiet moves out.
+    #[test]
+    fn every_quiet_check_is_generated() {
+        use crate::board::MoveKind;
+        use crate::movegen::MoveList;
+        let registry = Registry::builtin();
+        for v in registry.all() {
+            let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+            let (mut quiet_moves, mut generated, mut checks_found) = (0usize, 0usize, 0usize);
+            for _game in 0..12 {
+                let mut pos = AnyPosition::from_fen(v, None).unwrap();
+                for _ply in 0..80 {
+                    let went_on = with_position!(&mut pos, p => {
+                        let moves = p.legal_moves();
+                        if !p.in_check() {
+                            let ctx = p.check_context();
+                            let mut candidates = MoveList::new();
+                            p.generate_quiet_checks(&mut candidates, &ctx);
+                            generated += candidates.len();
+                            for &m in &moves {
+                                let quiet = !matches!(m.kind(), MoveKind::Promotion | MoveKind::EnPassant)
+                                    && p.piece_at(m.to()).is_none_or(|q| q.color() == p.side());
+                                if !quiet {
+                                    continue;
+                                }
+                                quiet_moves += 1;
+                                if p.after(m).in_check() {
+                                    checks_found += 1;
+                                    assert!(
+                                        candidates.contains(&m),
+                                        "{}: the quiet check {m:?} is not generated in {}",
+                                        v.name,
+                                        p.to_fen()
+                                    );
+                                }
+                            }
+                        }
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        match moves.get(seed as usize % moves.len().max(1)) {
+                            Some(&m) => {
+                                p.play(m);
+                                true
+                            }
+                            None => false,
+                        }
+                    });
+                    if !went_on {
+                        break;
+                    }
+                }
+            }
+            assert!(
+                checks_found > 10,
+                "{}: {checks_found} quiet checks seen",
+                v.name
+            );
+            if v.mechanics.spells.is_none() {
+                assert!(
+                    generated * 2 < quiet_moves,
+                    "{}: {generated} generated of {quiet_moves} quiet moves",
                     v.name
                 );
             }

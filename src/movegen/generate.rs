@@ -7,22 +7,49 @@ use crate::board::{Bitboard, Kind, Move, MoveKind, Position, Square};
 impl<B: Bitboard> Position<B> {
     /// Every pseudo-legal move.
     pub fn generate(&self, list: &mut MoveList) {
-        self.generate_kind::<true>(list);
+        self.generate_kind::<true, true>(list, |_, _| !B::EMPTY);
+        if self.layout().mechanics.generates {
+            crate::rules::after_generate(self, list, true);
+        }
     }
 
     /// Captures and promotions only (and the capturing side effects of variant mechanics),
     /// for quiescence search.
     pub fn generate_captures(&self, list: &mut MoveList) {
-        self.generate_kind::<false>(list);
+        self.generate_kind::<true, false>(list, |_, _| B::EMPTY);
+        if self.layout().mechanics.generates {
+            crate::rules::after_generate(self, list, false);
+        }
     }
 
-    fn generate_kind<const QUIETS: bool>(&self, list: &mut MoveList) {
+    /// The pieces' quiet moves (no promotions, no mechanics) to the squares `allowed` names
+    /// for a piece of that kind on that square, and castling: what the check generator
+    /// (`checks.rs`) narrows to the squares that may give check.
+    pub(super) fn generate_quiets_within(
+        &self,
+        list: &mut MoveList,
+        allowed: impl Fn(Kind, Square) -> B,
+    ) {
+        self.generate_kind::<false, true>(list, allowed);
+    }
+
+    /// Captures when `CAPTURES`, quiet moves when `QUIETS`; a piece's quiet moves go only to
+    /// the squares `allowed` gives for it. Pawns' promotions count as captures.
+    #[inline(always)]
+    fn generate_kind<const CAPTURES: bool, const QUIETS: bool>(
+        &self,
+        list: &mut MoveList,
+        allowed: impl Fn(Kind, Square) -> B,
+    ) {
         let layout = self.layout();
         let us = self.side();
         let blockers = self.blockers();
         let empty = layout.board_mask & !blockers;
-        let them = self.color_bb(!us);
-        let quiet_targets = if QUIETS { empty } else { B::EMPTY };
+        let them = if CAPTURES {
+            self.color_bb(!us)
+        } else {
+            B::EMPTY
+        };
 
         for k in 0..layout.kinds {
             let kind = Kind(k as u8);
@@ -31,11 +58,16 @@ impl<B: Bitboard> Position<B> {
                 continue;
             }
             if layout.is_pawn[k] {
-                self.generate_pawns::<QUIETS>(kind, ours, empty, them, list);
+                self.generate_pawns::<CAPTURES, QUIETS>(kind, ours, empty, them, list, &allowed);
                 continue;
             }
             let slides = layout.slides(kind, us);
             for from in ours.squares() {
+                let quiet_targets = if QUIETS {
+                    empty & allowed(kind, from)
+                } else {
+                    B::EMPTY
+                };
                 let mut quiet = layout.quiet_leaps(kind, us, from) & quiet_targets;
                 let mut captures = layout.capture_leaps(kind, us, from) & them;
                 for slide in slides {
@@ -68,18 +100,16 @@ impl<B: Bitboard> Position<B> {
         if QUIETS {
             self.generate_castling(list);
         }
-        if layout.mechanics.generates {
-            crate::rules::after_generate(self, list, QUIETS);
-        }
     }
 
-    fn generate_pawns<const QUIETS: bool>(
+    fn generate_pawns<const CAPTURES: bool, const QUIETS: bool>(
         &self,
         pawn: Kind,
         pawns: B,
         empty: B,
         them: B,
         list: &mut MoveList,
+        allowed: &impl Fn(Kind, Square) -> B,
     ) {
         let layout = self.layout();
         let us = self.side();
@@ -89,11 +119,18 @@ impl<B: Bitboard> Position<B> {
         for from in pawns.squares() {
             let quiet = layout.quiet_leaps(pawn, us, from) & empty;
             let captures = layout.capture_leaps(pawn, us, from) & them;
-            let targets = if QUIETS {
-                quiet | captures
+            let mut targets = B::EMPTY;
+            if CAPTURES {
+                targets |= captures | (quiet & zone);
+            }
+            let allowed_here = if QUIETS {
+                allowed(pawn, from)
             } else {
-                captures | (quiet & zone)
+                B::EMPTY
             };
+            if QUIETS {
+                targets |= quiet & !zone & allowed_here;
+            }
             for to in targets.squares() {
                 self.push_pawn_move(from, to, list);
             }
@@ -114,10 +151,13 @@ impl<B: Bitboard> Position<B> {
                 if !empty.has(to) {
                     break;
                 }
-                if n >= 2 {
+                if n >= 2 && allowed_here.has(to) {
                     self.push_pawn_move(from, to, list);
                 }
             }
+        }
+        if !CAPTURES {
+            return;
         }
         for target in self.ep_targets().squares() {
             for from in (layout.leap_attackers(pawn, us, target) & pawns).squares() {

@@ -64,7 +64,7 @@ pub const PAYOFF_STALEMATE_BONUS: i32 = 150;
 /// The check options that turn one part of the selective search off (for measuring it in
 /// games), each with the switch it sets.
 type PruningSwitch = fn(&mut Pruning) -> &mut bool;
-const PRUNING_OPTIONS: [(&str, PruningSwitch); 11] = [
+const PRUNING_OPTIONS: [(&str, PruningSwitch); 12] = [
     ("Null Move Pruning", |p| &mut p.null_move),
     ("Late Move Reductions", |p| &mut p.reductions),
     ("Futility Pruning", |p| &mut p.futility),
@@ -76,6 +76,7 @@ const PRUNING_OPTIONS: [(&str, PruningSwitch); 11] = [
     ("Razoring", |p| &mut p.razoring),
     ("Internal Iterative Reductions", |p| &mut p.iir),
     ("Correction History", |p| &mut p.correction),
+    ("Quiescence Checks", |p| &mut p.quiet_checks),
 ];
 
 /// The value of a check option.

@@ -124,6 +124,19 @@ pub fn format_fen_state<B: Bitboard>(pos: &Position<B>) -> Vec<String> {
     out
 }
 
+/// Whether `color`'s material may still change by a mechanic, not only by captures and
+/// promotions: a swap-in it may still make, or pieces left in a reserve. Then the pieces on
+/// the board do not tell whether it can mate (a Deathmatch Bishop can still become a
+/// Magician, and King and Magician mate a King).
+pub fn material_may_change<B: Bitboard>(pos: &Position<B>, color: Color) -> bool {
+    let mechanics = &pos.layout().variant.mechanics;
+    mechanics
+        .swap_in
+        .as_ref()
+        .is_some_and(|rule| swap_in::may_swap(pos, rule, color))
+        || reserve_left(pos)
+}
+
 /// Whether a side may still gain material from a reserve (then no material is insufficient).
 pub fn reserve_left<B: Bitboard>(pos: &Position<B>) -> bool {
     match &pos.layout().variant.mechanics.drops {

@@ -20,6 +20,12 @@ pub fn generate<B: Bitboard>(pos: &Position<B>, rule: &SwapIn, list: &mut MoveLi
     }
 }
 
+/// Whether `color` has a piece to swap and a swap left.
+pub fn may_swap<B: Bitboard>(pos: &Position<B>, rule: &SwapIn, color: Color) -> bool {
+    (rule.per_game == 0 || pos.state(color.index()) < rule.per_game)
+        && pos.pieces(color, Kind(rule.from)).any()
+}
+
 pub fn after_play<B: Bitboard>(pos: &mut Position<B>, rule: &SwapIn, m: Move, mover: Color) {
     if m.kind() == MoveKind::SwapIn && rule.per_game > 0 {
         let made = pos.state(mover.index());

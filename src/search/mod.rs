@@ -77,6 +77,8 @@ pub struct Pruning {
     /// The static evaluation is corrected by what searches found in positions of the same
     /// pawn structure.
     pub correction: bool,
+    /// Quiescence tries the quiet moves that give check at its first ply.
+    pub quiet_checks: bool,
 }
 
 impl Pruning {
@@ -93,6 +95,7 @@ impl Pruning {
         razoring: false,
         iir: false,
         correction: false,
+        quiet_checks: false,
     };
 }
 
@@ -110,6 +113,7 @@ impl Default for Pruning {
             razoring: true,
             iir: true,
             correction: true,
+            quiet_checks: true,
         }
     }
 }

@@ -49,6 +49,9 @@ struct Slot {
 }
 
 const SLOTS_PER_BUCKET: usize = 4;
+/// How much shallower than the entry it would replace a bound of the same position may be
+/// and still replace it (exact scores always do).
+const KEEP_DEEPER_MARGIN: i32 = 2;
 
 /// One cache line of slots.
 #[repr(align(64))]
@@ -351,6 +354,20 @@ impl TranspositionTable {
             }
         }
         let mut entry = entry;
+        if same_position {
+            // A deeper result of this search stays: a quiescence or ProbCut store of the same
+            // position would otherwise replace a bound that took a real search to find, and the
+            // next visit would trust the shallow one. An exact score always replaces.
+            let old_data = target.data.load(Ordering::Relaxed);
+            let old_depth = ((old_data >> 45) & 0x7F) as i32;
+            let old_current = ((old_data >> 54) & 0x3F) as u8 == generation;
+            if old_current
+                && entry.bound != Bound::Exact
+                && old_depth > entry.depth.clamp(0, 127) + KEEP_DEEPER_MARGIN
+            {
+                return;
+            }
+        }
         if same_position && entry.mv.is_null() {
             // Keep the move we knew for this position.
             let old_data = target.data.load(Ordering::Relaxed);
