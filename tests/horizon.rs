@@ -43,14 +43,23 @@ fn best_at_depth(variant: &str, fen: &str, depth: i32) -> (String, Score) {
     (wire(&pos, result.best), result.score)
 }
 
-/// WAC 1: 1. Qg6! (threatening Qh7#; 1... fxg6 2. Nxg6#) is found with its mate by depth 4.
+/// WAC 1: 1. Qg6! (threatening Qh7#; 1... fxg6 2. Nxg6#) is found with its mate by depth 4
+/// when quiescence tries quiet checks (`Quiescence Checks`; the threat Qh7# is one).
 #[test]
-fn wac_1_is_played_by_depth_4() {
-    let (best, score) = best_at_depth(
+fn wac_1_is_played_by_depth_4_with_quiescence_checks() {
+    let pos = position(
         "chess",
         "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
-        4,
     );
+    let result = search_with(
+        &pos,
+        4,
+        Pruning {
+            quiet_checks: true,
+            ..Pruning::default()
+        },
+    );
+    let (best, score) = (wire(&pos, result.best), result.score);
     assert_eq!(best, "g3g6");
     assert_eq!(score, Score::Mate(2));
 }
@@ -77,26 +86,23 @@ fn a_checking_capture_is_not_delta_pruned() {
 }
 
 /// A quiet mate threat at the horizon: taking the Knight (Qxh4) allows ...Rd1#. At depth 1
-/// Black's answer is a quiescence search, which sees the mate only through its quiet checks;
-/// without them the Knight is taken.
+/// Black's answer is a quiescence search, which sees the mate only through its quiet checks
+/// (`Quiescence Checks`, off by default: after a null move only); without them the Knight
+/// is taken.
 #[test]
 fn a_quiet_mate_threat_is_seen_by_quiescence() {
     let pos = position("chess", "1k1r4/ppp5/8/8/7n/7Q/5PPP/6K1 w - - 0 1");
-    let with = search_with(&pos, 1, Pruning::default());
-    assert_ne!(wire(&pos, with.best), "h3h4");
-    assert!(
-        matches!(with.score, Score::Centipawns(_)),
-        "{:?}",
-        with.score
-    );
-    let without = search_with(
+    let with = search_with(
         &pos,
         1,
         Pruning {
-            quiet_checks: false,
+            quiet_checks: true,
             ..Pruning::default()
         },
     );
+    assert_ne!(wire(&pos, with.best), "h3h4");
+    assert!(matches!(with.score, Score::Centipawns(_)), "{:?}", with.score);
+    let without = search_with(&pos, 1, Pruning::default());
     assert_eq!(wire(&pos, without.best), "h3h4", "the switch is wired");
 }
 

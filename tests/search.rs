@@ -280,7 +280,7 @@ fn each_pruning_switch_changes_the_search() {
             .nodes
     };
     let all = nodes(Pruning::default());
-    let off: [fn(&mut Pruning); 12] = [
+    let off: [fn(&mut Pruning); 11] = [
         |p| p.null_move = false,
         |p| p.reductions = false,
         |p| p.futility = false,
@@ -292,7 +292,6 @@ fn each_pruning_switch_changes_the_search() {
         |p| p.razoring = false,
         |p| p.iir = false,
         |p| p.correction = false,
-        |p| p.quiet_checks = false,
     ];
     for (i, turn_off) in off.iter().enumerate() {
         let mut pruning = Pruning::default();

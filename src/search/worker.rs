@@ -649,9 +649,6 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 && self.has_pieces(pos)
                 && beta.abs() < MATE_BOUND
             {
-                // The search after the pass may be a bare quiescence search: its quiet checks
-                // at the first ply see a mate in one the pass allowed (searching a ply more
-                // instead measured the same on WAC at more nodes a search).
                 let r = (NMP_BASE_REDUCTION
                     + depth / NMP_DEPTH_DIVISOR
                     + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX))
@@ -1304,10 +1301,15 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 }
             }
         }
-        // Quiet checks, at the first ply only: a mate in one or a fork by check that the
-        // captures alone would leave behind the horizon (the null move's and razoring's
-        // searches end here).
-        if !in_check && qply == 0 && best < beta && pruning.quiet_checks && !self.stopped {
+        // Quiet checks, at the first ply only, when asked: a mate in one that the captures
+        // alone would leave behind the horizon. Off by default: in games at equal nodes they
+        // cost more depth than they found (sprt-117 against sprt-118).
+        if !in_check
+            && qply == 0
+            && best < beta
+            && pruning.quiet_checks
+            && !self.stopped
+        {
             let checks = checks.unwrap_or_else(|| pos.check_context());
             let mut quiet = MoveList::new();
             pos.generate_quiet_checks(&mut quiet, &checks);
