@@ -2,8 +2,10 @@
 //! bench/results/runs.csv, the row bench/results/add_run.py would append from the match's
 //! printed summary; a file that is not such a log is refused before a game is played.
 
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 mod needed_tools;
 
@@ -207,6 +209,60 @@ fn a_file_that_is_not_a_results_log_is_refused_before_any_game() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not a commit hash"));
     assert!(!new.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Ctrl-C in the middle: the row has the games finished so far and says it was interrupted.
+#[test]
+fn an_interrupted_match_logs_the_games_it_finished() {
+    let dir = temp_dir("interrupted");
+    let log = dir.join("runs.csv");
+    let mut child = tiny_match(
+        "50",
+        &[
+            "--log",
+            log.to_str().unwrap(),
+            "--log-field",
+            "note=cut short",
+        ],
+    )
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    while !seen.contains("Finished game 2 ") {
+        assert!(stdout.read_line(&mut seen).unwrap() > 0, "{seen}");
+    }
+    // SAFETY: kill(2) on the id of a child that has not been reaped yet.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let until = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < until, "the match did not stop");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    stdout.read_to_string(&mut seen).unwrap();
+    assert_eq!(status.code(), Some(130), "{seen}");
+    let finished = seen
+        .lines()
+        .filter(|l| l.starts_with("Finished game "))
+        .count();
+    assert!((2..100).contains(&finished), "{seen}");
+    let rows = rows(&log);
+    assert_eq!(rows.len(), 1);
+    let row = &rows[0];
+    assert_eq!(field(row, "id"), "match-001");
+    assert_eq!(field(row, "games"), finished.to_string());
+    assert_eq!(field(row, "verdict"), "fixed-games");
+    assert_eq!(
+        field(row, "note"),
+        format!("cut short; interrupted after {finished} of 100 games")
+    );
+    assert!(seen.contains("Logged as match-001 in "), "{seen}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
