@@ -4,7 +4,8 @@
 The figures (games, W-L-D of the first engine, pentanomial, Elo ± error, LLR and the SPRT's
 verdict) come from the summary `magus match` prints at its end; what the output cannot know
 (the commits, the change, the load, whether it is kept) is given on the command line. Then
-run render.py to update docs/results.md.
+run render.py to update docs/results.md. (`magus match --log runs.csv` appends the same row
+itself when the match ends: docs/match.md § The results log.)
 
     python3 bench/results/add_run.py --kind sprt --log chess.log --commit e8567f3 \\
         --base e2525dc --change "bounded quiescence" --kept yes \\

@@ -335,7 +335,7 @@ fn limits(depth: Option<Integer>, nodes: Option<Integer>, time: Option<f64>) -> 
 /// variant makes it, a draw (less the stalemate bonus of `magi-12` scoring, which the
 /// stalemated side does not get) or an end as final as a mate.
 fn ended_score(
-    position: &magus::board::AnyPosition,
+    position: &magus::game::AnyPosition,
     stalemate_bonus: i32,
 ) -> (Option<i32>, Option<i32>) {
     if position.in_check() {
@@ -348,13 +348,12 @@ fn ended_score(
 }
 
 fn describe(
-    position: &magus::board::AnyPosition,
+    position: &magus::game::AnyPosition,
     found: &Found,
     report: Option<Report>,
     time: f64,
 ) -> SearchResult {
-    let wire =
-        |pos: &magus::board::AnyPosition, m: Move| with_position!(pos, p => to_wire(p, m, 1));
+    let wire = |pos: &magus::game::AnyPosition, m: Move| with_position!(pos, p => to_wire(p, m, 1));
     let (score_cp, mate) = match found.score {
         Score::Centipawns(cp) => (Some(cp), None),
         Score::Mate(m) => (None, Some(m)),

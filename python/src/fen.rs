@@ -4,7 +4,7 @@
 //! to move could take, a pawn on its promotion rank) or wrong variant state (`unmoved=`,
 //! `swaps=`). The message of the fault is what `get_fen(variant, fen, [])` raises.
 
-use magus::board::AnyPosition;
+use magus::game::AnyPosition;
 use pyo3::prelude::*;
 
 use crate::errors::no_chess960;

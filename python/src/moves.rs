@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
 
-use magus::board::{AnyPosition, Bitboard, Color, Move, MoveKind, Position, Square};
+use magus::board::{Bitboard, Color, Move, MoveKind, Position, Square};
+use magus::game::AnyPosition;
 use magus::movegen::perft::perft_until;
 use magus::protocol::notation::to_wire as wire_of;
 use magus::protocol::uci::MAX_PERFT_DEPTH;

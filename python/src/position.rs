@@ -1,7 +1,8 @@
 //! The position every function starts from: a variant, a FEN (or `startpos`) and a list of
 //! moves in wire notation played from it, as pyffish's functions take them.
 
-use magus::board::{AnyPosition, Bitboard, Move, Position};
+use magus::board::{Bitboard, Move, Position};
+use magus::game::AnyPosition;
 use magus::game::MoveError;
 use magus::protocol::notation::{parse_wire, to_wire};
 use magus::variant::Variant;

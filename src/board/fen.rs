@@ -65,7 +65,7 @@ impl<B: Bitboard> Position<B> {
         for token in fields.iter().skip(rest_start + numbers_read) {
             match token.split_once('=') {
                 Some(("unmoved", value)) => unmoved = parse_unmoved(&pos, value)?,
-                Some((key, value)) if crate::rules::parse_fen_state(&mut pos, key, value)? => {}
+                Some((key, value)) if (layout.hooks.parse_fen_state)(&mut pos, key, value)? => {}
                 _ => {
                     return Err(format!(
                         "FEN field '{token}': not understood (expected the halfmove clock, the fullmove number or key=value state)"
@@ -111,7 +111,7 @@ impl<B: Bitboard> Position<B> {
                 out.push('/');
             }
         }
-        if let Some(reserve) = crate::rules::format_reserve(self) {
+        if let Some(reserve) = (self.layout().hooks.format_reserve)(self) {
             out += &format!("[{reserve}]");
         }
         out.push(' ');
@@ -149,7 +149,7 @@ impl<B: Bitboard> Position<B> {
             }
             .as_str();
         }
-        for token in crate::rules::format_fen_state(self) {
+        for token in (self.layout().hooks.format_fen_state)(self) {
             out.push(' ');
             out += &token;
         }
@@ -178,7 +178,7 @@ impl<B: Bitboard> Position<B> {
                 }
             }
         }
-        crate::rules::check_sound(self)?;
+        (self.layout().hooks.check_sound)(self)?;
         if self.is_attacked(self.king(!self.side()), self.side()) {
             return Err(format!(
                 "FEN: {} is to move and can capture the {} King",
@@ -283,7 +283,7 @@ fn parse_board<B: Bitboard>(pos: &mut Position<B>, board: &str) -> Result<(), St
                 "FEN reserve '{reserve}': expected '[...]' right after the board"
             ));
         };
-        crate::rules::parse_reserve(pos, inner)?;
+        (pos.layout().hooks.parse_reserve)(pos, inner)?;
     }
     Ok(())
 }

@@ -2,9 +2,10 @@
 //! colour, castling squares. Built once per variant; the hot paths only read it.
 
 use super::bitboard::Bitboard;
+use super::hooks::MechanicHooks;
 use super::piece::{Color, Kind, MAX_KINDS};
+use super::spell_tables::SpellTables;
 use super::square::{Dims, Square};
-use crate::rules::spells::SpellTables;
 use crate::variant::betza::Path;
 use crate::variant::{EnPassant, Role, Variant};
 
@@ -63,7 +64,7 @@ pub struct MechanicFlags {
     pub generates: bool,
     /// `rules::extra_attackers` adds attacks beyond the pieces' tables.
     pub extra_attacks: bool,
-    /// `rules::after_play` keeps mechanic state.
+    /// `hooks.after_play` keeps mechanic state.
     pub keeps_state: bool,
 }
 
@@ -97,6 +98,8 @@ pub struct Layout<B: Bitboard> {
     path_leaps: Vec<Vec<PathLeap>>,
     pub has_path_leaps: bool,
     pub mechanics: MechanicFlags,
+    /// What the mechanics do when a move is played and when FEN is read or written.
+    pub hooks: MechanicHooks<B>,
     /// The variant has holes (`*` in FEN).
     pub allows_holes: bool,
     /// Holes and spells (`rules/spells.rs`); empty unless the variant has them.
@@ -131,7 +134,8 @@ fn step_index(dims: Dims, step: (i8, i8)) -> i32 {
 }
 
 impl<B: Bitboard> Layout<B> {
-    /// Compiles a variant. The board must fit in `B`.
+    /// Compiles a variant's board, pieces, pawns and castling. The board must fit in `B`.
+    /// Its special mechanics are compiled on top by `rules::compile`, which builds on this.
     pub fn new(variant: &'static Variant) -> Layout<B> {
         let dims = Dims {
             files: variant.files,
@@ -161,6 +165,7 @@ impl<B: Bitboard> Layout<B> {
             path_leaps: vec![Vec::new(); kinds * 2 * squares],
             has_path_leaps: false,
             mechanics: MechanicFlags::default(),
+            hooks: MechanicHooks::none(),
             allows_holes: false,
             spells: SpellTables::default(),
             special_attacks: false,
@@ -185,7 +190,6 @@ impl<B: Bitboard> Layout<B> {
         layout.build_piece_tables();
         layout.build_pawn_rules();
         layout.build_castling();
-        crate::rules::compile(&mut layout);
         layout
     }
 

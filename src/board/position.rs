@@ -334,7 +334,7 @@ impl<B: Bitboard> Position<B> {
             self.set_unmoved(self.unmoved ^ touched);
         }
         if layout.mechanics.keeps_state {
-            crate::rules::after_play(self, m, us, captured);
+            (layout.hooks.after_play)(self, m, us, captured);
         }
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);

@@ -1,13 +1,13 @@
 //! A game of any variant: the start position, the moves played since and the positions'
 //! hashes (for repetition); how a game ends (`outcome`).
 
+pub mod any_position;
 pub mod outcome;
 
-pub use crate::board::AnyPosition;
 use crate::board::Move;
-pub use crate::board::any::check_variant;
 use crate::variant::Variant;
 use crate::with_position;
+pub use any_position::{AnyPosition, check_variant};
 
 /// Why a move (or a text read as one) cannot be played here: the caller decides by the
 /// kind, the message says it to a person.

@@ -101,7 +101,7 @@ impl<B: Bitboard> Position<B> {
 
 #[cfg(test)]
 mod tests {
-    use crate::board::AnyPosition;
+    use crate::game::AnyPosition;
     use crate::variant::Registry;
     use crate::with_position;
 

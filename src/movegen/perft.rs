@@ -4,7 +4,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::MoveList;
 use crate::board::{Bitboard, Move, Position};
-use crate::with_position;
 
 /// The number of leaf nodes `depth` plies below `pos`. Leaves are counted, not visited.
 pub fn perft<B: Bitboard>(pos: &Position<B>, depth: u32) -> u64 {
@@ -89,10 +88,4 @@ pub fn divide_parallel<B: Bitboard>(
         .build()
         .ok()?;
     pool.install(|| moves.par_iter().map(count).collect())
-}
-
-impl crate::board::AnyPosition {
-    pub fn perft(&self, depth: u32) -> u64 {
-        with_position!(self, p => perft(p, depth))
-    }
 }

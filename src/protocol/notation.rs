@@ -13,7 +13,8 @@
 //! Ranks count from `first_rank`: 1 for UCI, 0 for XBoard on boards of exactly ten ranks
 //! (`xboard::dialect::first_rank`).
 
-use crate::board::{AnyPosition, Bitboard, Move, MoveKind, Position};
+use crate::board::{Bitboard, Move, MoveKind, Position};
+use crate::game::AnyPosition;
 use crate::game::Game;
 use crate::with_position;
 

@@ -11,8 +11,8 @@
 //! Reading accepts the written form, `0` for `O` in castling, missing or extra `+`/`#`,
 //! `!`/`?` annotations, long pawn captures (`e5xd6`, `e5xd5-d6`) and wire notation.
 
-use crate::board::AnyPosition;
 use crate::board::{Bitboard, Move, MoveKind, Position, Square};
+use crate::game::AnyPosition;
 use crate::protocol::notation;
 use crate::with_position;
 
@@ -234,7 +234,7 @@ pub fn parse_san<B: Bitboard>(pos: &Position<B>, text: &str) -> Result<Move, Str
 }
 
 /// SAN for a position of any width.
-impl crate::board::AnyPosition {
+impl crate::game::AnyPosition {
     /// The SAN of a legal move.
     pub fn san(&self, m: Move) -> String {
         with_position!(self, p => to_san(p, m))

@@ -1,7 +1,9 @@
 //! The variants' special mechanics, one file each, switched on by the variant definition.
 //!
 //! The generic layers call in here only where `Layout::mechanics` says a hook is needed,
-//! once per node: the orthodox hot paths never pay for a mechanic they do not have.
+//! once per node: the orthodox hot paths never pay for a mechanic they do not have. The
+//! board, below this layer, reaches the hooks it needs (a move's side effects on mechanic
+//! state, FEN) through the function values `compile` puts into the layout.
 
 pub mod drops;
 pub mod rank_promotion;
@@ -10,11 +12,20 @@ pub mod swap_in;
 pub mod transference;
 
 use crate::board::MoveList;
+use crate::board::hooks::MechanicHooks;
 use crate::board::{Bitboard, Color, Layout, Move, Piece, Position, Square};
 
-/// Extends a freshly built layout with the variant's mechanics: extra table entries and the
-/// flags that switch the hooks below on.
+/// Extends a freshly built layout with the variant's mechanics: extra table entries, the
+/// flags that switch the hooks below on, and the hooks the board calls.
 pub fn compile<B: Bitboard>(layout: &mut Layout<B>) {
+    layout.hooks = MechanicHooks {
+        after_play,
+        parse_fen_state,
+        format_fen_state,
+        parse_reserve,
+        format_reserve,
+        check_sound,
+    };
     let mechanics = &layout.variant.mechanics;
     if mechanics.swap_in.is_some() {
         layout.mechanics.generates = true;

@@ -19,6 +19,7 @@
 //! a Rook's line onto it, is judged.
 
 use crate::board::MoveList;
+use crate::board::spell_tables::SpellTables;
 use crate::board::{Bitboard, Color, Dims, Layout, Move, MoveKind, Position, Square};
 
 /// Offsets of the holes a caster can enchant: ferz and dabbaba. The set is symmetric, so the
@@ -36,30 +37,6 @@ const SPELL_OFFSETS: [(i32, i32); 8] = [
 
 /// The squares a hole trades places with: its orthogonal neighbours.
 const SWAP_OFFSETS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-
-/// What spells need per square, compiled once per variant.
-#[derive(Clone, Debug, Default)]
-pub struct SpellTables<B> {
-    /// Bit `k` set for each kind that casts spells.
-    pub caster_kinds: u16,
-    /// The number of holes every position has.
-    pub holes: u32,
-    /// Per square: the squares at a ferz or dabbaba offset.
-    range: Vec<B>,
-    /// Per square: its orthogonal neighbours.
-    neighbours: Vec<B>,
-}
-
-impl<B: Bitboard> SpellTables<B> {
-    #[inline(always)]
-    fn range(&self, sq: Square) -> B {
-        self.range[sq.index()]
-    }
-    #[inline(always)]
-    fn neighbours(&self, sq: Square) -> B {
-        self.neighbours[sq.index()]
-    }
-}
 
 fn offsets_table<B: Bitboard>(dims: Dims, offsets: &[(i32, i32)]) -> Vec<B> {
     (0..dims.squares())
@@ -83,12 +60,12 @@ pub fn compile<B: Bitboard>(layout: &mut Layout<B>) {
     layout.mechanics.generates = true;
     layout.mechanics.extra_attacks = true;
     let board = layout.variant.start_fen.split_whitespace().next();
-    layout.spells = SpellTables {
-        caster_kinds: rule.casters.iter().fold(0, |acc, &k| acc | 1 << k),
-        holes: board.map_or(0, |b| b.matches('*').count() as u32),
-        range: offsets_table(dims, &SPELL_OFFSETS),
-        neighbours: offsets_table(dims, &SWAP_OFFSETS),
-    };
+    layout.spells = SpellTables::new(
+        rule.casters.iter().fold(0, |acc, &k| acc | 1 << k),
+        board.map_or(0, |b| b.matches('*').count() as u32),
+        offsets_table(dims, &SPELL_OFFSETS),
+        offsets_table(dims, &SWAP_OFFSETS),
+    );
 }
 
 /// The holes the side to move can enchant.

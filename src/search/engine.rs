@@ -487,7 +487,7 @@ impl Weakened {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::AnyPosition;
+    use crate::game::AnyPosition;
     use crate::variant::Registry;
 
     fn start(variant: &str) -> Game {

@@ -501,7 +501,7 @@ pub(crate) mod tests {
     fn an_infinite_search_answers_only_when_stopped() {
         let registry = crate::variant::Registry::builtin();
         let chess = registry.get("chess").expect("chess");
-        let pos = crate::board::AnyPosition::from_fen(chess, None).expect("the start");
+        let pos = crate::game::AnyPosition::from_fen(chess, None).expect("the start");
         let tt = TranspositionTable::with_buckets(1024);
         let control = SearchControl::default();
         let limits = Limits {

@@ -109,7 +109,7 @@ fn least_valuable<B: Bitboard>(pos: &Position<B>, attackers: B) -> Option<(Squar
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::board::AnyPosition;
+    use crate::game::AnyPosition;
     use crate::variant::Registry;
 
     /// A built-in variant's 8x8 position from its FEN.

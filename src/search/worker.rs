@@ -1584,9 +1584,9 @@ mod tests {
         );
         let variant = crate::variant::parse_variant(&text, "chess.toml").expect("sound");
         let variant: &'static _ = Box::leak(Box::new(variant));
-        match crate::board::AnyPosition::from_fen(variant, fen).expect("sound") {
-            crate::board::AnyPosition::Small(pos) => pos,
-            crate::board::AnyPosition::Large(_) => unreachable!("8x8"),
+        match crate::game::AnyPosition::from_fen(variant, fen).expect("sound") {
+            crate::game::AnyPosition::Small(pos) => pos,
+            crate::game::AnyPosition::Large(_) => unreachable!("8x8"),
         }
     }
 
@@ -1919,7 +1919,7 @@ mod tests {
 
     /// Magi's starting position, on the 128-bit board its 10x10 squares need.
     fn magi_start() -> Position<u128> {
-        use crate::board::AnyPosition;
+        use crate::game::AnyPosition;
         let magi = crate::variant::Registry::builtin().get("magi").unwrap();
         let AnyPosition::Large(pos) = AnyPosition::from_fen(magi, None).unwrap() else {
             unreachable!("Magi's 10x10 board needs 128 bits")

@@ -11,6 +11,7 @@ use super::interrupt::{self, INTERRUPTED_STATUS, StopFlag};
 use super::output::{OutputState, Printer, end_as_closed_pipe};
 use super::payoff::PayoffRules;
 use super::referee::{DrawRule, ResignRule, Settings};
+use super::results_log::{self, ResultsLog};
 use super::stats::Sprt;
 use super::{Config, Progress, Summary, lines, merge, openings, report};
 use crate::variant::Registry;
@@ -137,6 +138,15 @@ pub struct MatchArgs {
     /// result, termination, payoff), which --merge reads as it reads PGN.
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
+    /// Append the match's row to this results log (the CSV of bench/results/runs.csv, created
+    /// with its header if missing; docs/match.md), also when the match is interrupted.
+    #[arg(long, value_name = "FILE", conflicts_with = "merge")]
+    pub log: Option<PathBuf>,
+    /// A field of the log's row the match cannot know (repeatable): kind=sprt|match|anchor|
+    /// nodeodds|texel|speed (default sprt with --sprt, else match), commit=HASH, base=HASH,
+    /// change=TEXT, kept=yes|no|n.a., note=TEXT, source=TEXT.
+    #[arg(long, value_name = "KEY=VALUE", requires = "log")]
+    pub log_field: Vec<String>,
     /// Play nothing: combine these PGN or results files of one match's shards into one report
     /// (with --sprt, one SPRT decision; with --void-illegal, leaving those games out).
     #[arg(
@@ -393,6 +403,22 @@ fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     Ok((k, n))
 }
 
+/// The match's limit as the results log writes it: the clock as given, `st=`, `nodes=` or
+/// `depth=`; empty when only the engines have limits of their own.
+fn log_limit(args: &MatchArgs) -> String {
+    if let Some(tc) = &args.tc {
+        tc.clone()
+    } else if let Some(st) = args.st {
+        format!("st={st}")
+    } else if let Some(n) = args.nodes {
+        format!("nodes={n}")
+    } else if let Some(d) = args.depth {
+        format!("depth={d}")
+    } else {
+        String::new()
+    }
+}
+
 /// What a match's end prints after its last game: the figures, the table, and how it ended.
 fn print_end(out: &mut Printer, summary: &Summary, blocks_printed_at: Option<usize>) {
     if blocks_printed_at != Some(summary.games.len()) {
@@ -426,6 +452,23 @@ pub fn run_match(
         return run_merge(args);
     }
     let config = config(args, registry, variant_path)?;
+    // Checked before the first game: a long match must not end with a row the log refuses.
+    let log = args
+        .log
+        .as_deref()
+        .map(|path| {
+            ResultsLog::prepare(
+                path,
+                &args.log_field,
+                config.sprt.is_some(),
+                &config.settings.variant.name,
+                log_limit(args),
+                results_log::command_line(
+                    std::env::args_os().map(|a| a.to_string_lossy().into_owned()),
+                ),
+            )
+        })
+        .transpose()?;
     let stop = config.settings.stop.clone();
     interrupt::install_handler(stop.clone())?;
     let mut out = Printer::new(stop.clone(), config.progress);
@@ -506,6 +549,15 @@ pub fn run_match(
             "stopped after {} of {total} games",
             summary.games.len()
         ));
+    }
+    if let (Some(log), Some(path)) = (&log, &args.log) {
+        match log.row(&summary, total) {
+            Some(row) => {
+                let id = log.append(row)?;
+                out.line(&format!("Logged as {id} in {}", path.display()));
+            }
+            None => out.line("No game counted: nothing logged"),
+        }
     }
     if summary.interrupted {
         out.line(&format!(

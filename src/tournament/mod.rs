@@ -19,6 +19,7 @@ pub mod pentanomial;
 pub mod records;
 pub mod referee;
 pub mod report;
+pub mod results_log;
 pub mod resume;
 pub mod settings_record;
 pub mod stats;

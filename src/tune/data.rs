@@ -16,8 +16,9 @@
 
 use std::path::Path;
 
-use crate::board::{AnyPosition, Bitboard};
+use crate::board::Bitboard;
 use crate::board::{Move, MoveKind, Position};
+use crate::game::AnyPosition;
 use crate::variant::Variant;
 use crate::with_position;
 

@@ -5,7 +5,7 @@
 //! that from growing without end, every accepted variant is kept here by its content: a
 //! definition equal to one kept before (a GUI sending its `VariantPath` again, a file loaded
 //! again) is the same `&'static Variant`, and through it the same compiled layouts and
-//! evaluation tables (cached by the variant's address in `board::any` and `eval::tables`).
+//! evaluation tables (cached by the variant's address in `game::any_position` and `eval::tables`).
 //! Memory then grows only with distinct definitions, and those are capped at
 //! [`MAX_KEPT_VARIANTS`]; past the cap a new definition is refused with the limit named.
 

@@ -1,11 +1,12 @@
 //! A position of any variant, whatever the width of its bitboards: the type the protocols,
 //! the command line and the referee hold. Below it everything is generic over the bitboard;
 //! `with_position!` runs the same code on either width. The compiled layouts of the variants
-//! are kept here, one per variant and width.
+//! are kept here, one per variant and width: the board's part of a layout and the rules'
+//! mechanics on top of it, which is why this lives above both.
 
 use std::sync::Mutex;
 
-use super::{Bitboard, Layout, Position};
+use crate::board::{Bitboard, Layout, Move, Position};
 use crate::variant::Variant;
 
 /// A position on a board of up to 64 squares (`Small`) or up to 128 (`Large`).
@@ -20,10 +21,17 @@ pub enum AnyPosition {
 macro_rules! with_position {
     ($any:expr, $pos:ident => $body:expr) => {
         match $any {
-            $crate::board::AnyPosition::Small($pos) => $body,
-            $crate::board::AnyPosition::Large($pos) => $body,
+            $crate::game::AnyPosition::Small($pos) => $body,
+            $crate::game::AnyPosition::Large($pos) => $body,
         }
     };
+}
+
+/// A variant compiled for one width: the board's tables, then the rules' mechanics.
+fn compile<B: Bitboard>(variant: &'static Variant) -> Layout<B> {
+    let mut layout = Layout::new(variant);
+    crate::rules::compile(&mut layout);
+    layout
 }
 
 /// The compiled layouts, one per variant definition and width, built on first use and kept
@@ -38,7 +46,7 @@ fn layout_for<B: Bitboard>(
     if let Some(&(_, layout)) = cache.iter().find(|(k, _)| *k == key) {
         return layout;
     }
-    let layout: &'static Layout<B> = Box::leak(Box::new(Layout::new(variant)));
+    let layout: &'static Layout<B> = Box::leak(Box::new(compile(variant)));
     cache.push((key, layout));
     layout
 }
@@ -70,14 +78,18 @@ impl AnyPosition {
         with_position!(self, p => p.in_check())
     }
     /// The legal moves.
-    pub fn legal_moves(&self) -> Vec<super::Move> {
+    pub fn legal_moves(&self) -> Vec<Move> {
         with_position!(self, p => p.legal_moves().to_vec())
     }
     /// The position after a move (the caller knows it is legal here).
-    pub fn after(&self, m: super::Move) -> AnyPosition {
+    pub fn after(&self, m: Move) -> AnyPosition {
         let mut next = *self;
         with_position!(&mut next, p => p.play(m));
         next
+    }
+    /// The leaf nodes of the legal move tree `depth` plies deep.
+    pub fn perft(&self, depth: u32) -> u64 {
+        with_position!(self, p => crate::movegen::perft::perft(p, depth))
     }
 }
 
@@ -100,12 +112,12 @@ pub fn check_variant(variant: &Variant) -> Result<(), String> {
 /// Compiles a copy of `variant` and reads its start position, then frees both.
 fn check_on_scratch<B: Bitboard>(variant: &Variant) -> Result<(), String> {
     let variant: *mut Variant = Box::into_raw(Box::new(variant.clone()));
-    // SAFETY: `Layout::new` and `Position::from_fen` keep their `'static` references only
+    // SAFETY: `compile` and `Position::from_fen` keep their `'static` references only
     // in the values they return (no cache: `layout_for` and `EvalTables::of` are not on this
     // path), and both values are dropped inside this block, before the copies are freed. A
     // panic in between leaks the copies, which is safe.
     unsafe {
-        let layout: *mut Layout<B> = Box::into_raw(Box::new(Layout::new(&*variant)));
+        let layout: *mut Layout<B> = Box::into_raw(Box::new(compile(&*variant)));
         let read = Position::from_fen(&*layout, &(*variant).start_fen).map(|_| ());
         drop(Box::from_raw(layout));
         drop(Box::from_raw(variant));
