@@ -1197,6 +1197,57 @@ fn datagen_shards_together_are_the_unsharded_run() {
     );
 }
 
+/// docs/cluster/datagen-shard.sh as a Kubernetes Indexed Job's pod runs it (index 1 of 2):
+/// it writes shard 2/2's file, the odd games; the manifest gives SHARDS as its completions.
+/// (`.ci/slurm-tests` runs it as Slurm array tasks on a real Slurm.)
+#[test]
+fn the_datagen_cluster_script_plays_the_shard_the_scheduler_names() {
+    let dir = temp_dir("datagen-cluster");
+    let cluster = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/cluster");
+    let out = Command::new("sh")
+        .arg(cluster.join("datagen-shard.sh"))
+        .env("MAGUS", env!("CARGO_BIN_EXE_magus"))
+        .env("OUT", &dir)
+        .env(
+            "DATAGEN_FLAGS",
+            "--variant chess --games 4 --nodes 200 --seed 3 --random-plies 4 --threads 1",
+        )
+        .env("JOB_COMPLETION_INDEX", "1")
+        .env("SHARDS", "2")
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file = data::read(&dir.join("shard-2.data")).unwrap();
+    assert_eq!(file.header.shard, Some((2, 2)));
+    let indices: Vec<u64> = file.games.iter().map(|g| g.index).collect();
+    assert_eq!(indices, [1, 3]);
+
+    let manifest = read(&cluster.join("kubernetes-datagen.yaml"));
+    let value_after = |key: &str| -> String {
+        let at = manifest.find(key).unwrap_or_else(|| panic!("{key}")) + key.len();
+        manifest[at..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .trim_matches('"')
+            .to_string()
+    };
+    assert_eq!(value_after("completionMode:"), "Indexed");
+    assert_eq!(
+        value_after("completions:"),
+        value_after("- name: SHARDS\n              value:"),
+        "one shard per completion"
+    );
+    assert!(manifest.contains("/scripts/datagen-shard.sh"));
+    let sbatch = read(&cluster.join("slurm-datagen.sbatch"));
+    assert!(sbatch.contains("#SBATCH --array=") && sbatch.contains("datagen-shard.sh"));
+}
+
 /// The sample shipped for this test: a few games of chess from `magus datagen`.
 const SAMPLE: &str = "tests/data/chess-sample.data";
 
