@@ -406,7 +406,7 @@ fn a_shard_of_another_seed_is_not_merged() {
 /// `--resume`: the torn game is dropped, the three finished ones are counted and not played
 /// again, and the file ends with the same six games the match plays in one go (the results
 /// file, written again from the PGN, lists them once each). A file from another match
-/// (another seed) is refused.
+/// (another seed, another game length) is refused.
 #[test]
 fn resume_after_a_crash_plays_only_the_rest() {
     let dir = temp_dir("resume");
@@ -495,9 +495,37 @@ fn resume_after_a_crash_plays_only_the_rest() {
             .arg("--resume"),
     );
     assert!(
-        err.contains("--resume") && err.contains("another opening"),
+        err.contains("--resume")
+            && err.contains("game 1 was played with other settings")
+            && err.contains("seed 8, not 9"),
         "{err}"
     );
+    // Settings that the openings do not show are checked too: games cut at another length.
+    let mut longer = args(&crashed, "8");
+    let at = longer.iter().position(|w| w == "--max-plies").unwrap();
+    longer[at + 1] = "70".into();
+    let err = refused(
+        Command::new(MAGUS)
+            .arg("match")
+            .args(&longer)
+            .arg("--resume"),
+    );
+    assert!(err.contains("max-plies 60, not 70"), "{err}");
+    assert_eq!(
+        pgn_games(&crashed).len(),
+        6,
+        "a refused resume leaves the file as it was"
+    );
+    // Games from before the settings were recorded are taken unchecked.
+    let old: String = std::fs::read_to_string(&crashed)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("[MatchSettings "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&crashed, old).unwrap();
+    let again = run(&longer, &["--resume"]);
+    assert_eq!(count_starting(&again, "Started"), 0);
 }
 
 fn send_signal(child: &Child, signal: i32) {

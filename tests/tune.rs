@@ -893,6 +893,7 @@ fn a_game_line_reads_back_as_written() {
         nodes: 700,
         random_plies: 6,
         balance: None,
+        shard: None,
     };
     assert_eq!(Header::parse(&header.to_line()).unwrap(), header);
     let other = Header {
@@ -921,6 +922,7 @@ fn a_data_file_with_an_illegal_move_is_refused_naming_the_file_and_the_line() {
         nodes: 100,
         random_plies: 0,
         balance: None,
+        shard: None,
     };
     let start = AnyPosition::from_fen(v, None).unwrap().to_fen();
     std::fs::write(
@@ -1028,7 +1030,10 @@ fn datagen_gives_the_same_file_in_one_run_or_continued_on_any_threads() {
     let cut = text.len() - text.lines().last().unwrap().len() / 2 - 1;
     std::fs::write(&parts, &text[..cut]).unwrap();
     let said = run("4", "2", &parts);
-    assert!(said.contains("3 games played (1 to 4)"), "{said}");
+    assert!(
+        said.contains("3 games played (1 to 4, of --games 4)"),
+        "{said}"
+    );
     assert_eq!(read(&whole), read(&parts));
 
     let file = data::read(&whole).unwrap();
@@ -1066,6 +1071,181 @@ fn datagen_gives_the_same_file_in_one_run_or_continued_on_any_threads() {
         e.contains("whole.data") && e.contains("nodes 200, not 300"),
         "{e}"
     );
+}
+
+/// `datagen --shard K/N`: three shards (one of them stopped and continued) hold between them
+/// the games of one unsharded run, line for line, each game once; the tuner reads the shards
+/// as that run, and refuses a shard given twice.
+#[test]
+fn datagen_shards_together_are_the_unsharded_run() {
+    let dir = temp_dir("datagen-shards");
+    let run = |games: &str, shard: Option<&str>, out: &Path| {
+        let mut args = vec![
+            "datagen",
+            "--variant",
+            "chess",
+            "--nodes",
+            "200",
+            "--seed",
+            "7",
+            "--random-plies",
+            "6",
+            "--threads",
+            "2",
+            "--games",
+            games,
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        if let Some(s) = shard {
+            args.extend(["--shard", s]);
+        }
+        succeeds(&args)
+    };
+    let whole = dir.join("whole.data");
+    run("5", None, &whole);
+    let shard = |k: u64| dir.join(format!("shard-{k}.data"));
+    // Shard 2 stopped after its first game (index 1), then continued to the end (index 4).
+    assert!(
+        run("2", Some("2/3"), &shard(2))
+            .contains("1 games played (0 to 1, shard 2/3's 1 of --games 2)")
+    );
+    let said = run("5", Some("2/3"), &shard(2));
+    assert!(
+        said.contains("1 games played (1 to 2, shard 2/3's 2 of --games 5)"),
+        "{said}"
+    );
+    run("5", Some("1/3"), &shard(1));
+    run("5", Some("3/3"), &shard(3));
+
+    let game_lines =
+        |path: &Path| -> Vec<String> { read(path).lines().skip(1).map(str::to_string).collect() };
+    let indices = |path: &Path| -> Vec<u64> {
+        data::read(path)
+            .unwrap()
+            .games
+            .iter()
+            .map(|g| g.index)
+            .collect()
+    };
+    assert_eq!(indices(&shard(1)), [0, 3]);
+    assert_eq!(indices(&shard(2)), [1, 4]);
+    assert_eq!(indices(&shard(3)), [2]);
+    assert!(
+        read(&shard(2))
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(" shard=2/3")
+    );
+    let mut union: Vec<String> = (1..=3).flat_map(|k| game_lines(&shard(k))).collect();
+    union.sort_by_key(|l| l.split(' ').next().unwrap().parse::<u64>().unwrap());
+    assert_eq!(union, game_lines(&whole), "the shards' games are the run's");
+
+    // A shard's file is continued only as that shard.
+    let out = magus(&[
+        "datagen",
+        "--variant",
+        "chess",
+        "--nodes",
+        "200",
+        "--seed",
+        "7",
+        "--random-plies",
+        "6",
+        "--games",
+        "8",
+        "--shard",
+        "1/3",
+        "-o",
+        shard(2).to_str().unwrap(),
+    ]);
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && e.contains("shard 2/3, not 1/3"),
+        "{e}"
+    );
+    for bad in ["0/3", "4/3", "3", "a/b"] {
+        let out = magus(&[
+            "datagen",
+            "--variant",
+            "chess",
+            "--games",
+            "1",
+            "--shard",
+            bad,
+            "-o",
+            dir.join("bad.data").to_str().unwrap(),
+        ]);
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && e.contains("--shard"), "{bad}: {e}");
+    }
+
+    // The tuner reads the three shards as the run, and a shard given twice not at all.
+    let v = variant("chess");
+    let slots = Slots::new(&v.weights);
+    let shards: Vec<PathBuf> = (1..=3).map(shard).collect();
+    let (_, from_shards) = magus::tune::load::load(&shards, v, &slots).unwrap();
+    let (_, from_whole) = magus::tune::load::load(&[whole], v, &slots).unwrap();
+    assert_eq!(from_shards.games, 5);
+    assert_eq!(from_shards.positions, from_whole.positions);
+    let twice = [shard(1), shard(2), shard(1)];
+    let e = magus::tune::load::load(&twice, v, &slots).err().unwrap();
+    assert!(
+        e.contains("game 0 of the same run is in") && e.contains("shard-1.data"),
+        "{e}"
+    );
+}
+
+/// docs/cluster/datagen-shard.sh as a Kubernetes Indexed Job's pod runs it (index 1 of 2):
+/// it writes shard 2/2's file, the odd games; the manifest gives SHARDS as its completions.
+/// (`.ci/slurm-tests` runs it as Slurm array tasks on a real Slurm.)
+#[test]
+fn the_datagen_cluster_script_plays_the_shard_the_scheduler_names() {
+    let dir = temp_dir("datagen-cluster");
+    let cluster = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/cluster");
+    let out = Command::new("sh")
+        .arg(cluster.join("datagen-shard.sh"))
+        .env("MAGUS", env!("CARGO_BIN_EXE_magus"))
+        .env("OUT", &dir)
+        .env(
+            "DATAGEN_FLAGS",
+            "--variant chess --games 4 --nodes 200 --seed 3 --random-plies 4 --threads 1",
+        )
+        .env("JOB_COMPLETION_INDEX", "1")
+        .env("SHARDS", "2")
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file = data::read(&dir.join("shard-2.data")).unwrap();
+    assert_eq!(file.header.shard, Some((2, 2)));
+    let indices: Vec<u64> = file.games.iter().map(|g| g.index).collect();
+    assert_eq!(indices, [1, 3]);
+
+    let manifest = read(&cluster.join("kubernetes-datagen.yaml"));
+    let value_after = |key: &str| -> String {
+        let at = manifest.find(key).unwrap_or_else(|| panic!("{key}")) + key.len();
+        manifest[at..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .trim_matches('"')
+            .to_string()
+    };
+    assert_eq!(value_after("completionMode:"), "Indexed");
+    assert_eq!(
+        value_after("completions:"),
+        value_after("- name: SHARDS\n              value:"),
+        "one shard per completion"
+    );
+    assert!(manifest.contains("/scripts/datagen-shard.sh"));
+    let sbatch = read(&cluster.join("slurm-datagen.sbatch"));
+    assert!(sbatch.contains("#SBATCH --array=") && sbatch.contains("datagen-shard.sh"));
 }
 
 /// The sample shipped for this test: a few games of chess from `magus datagen`.

@@ -1,13 +1,16 @@
 //! `--resume`: a match that was interrupted (Ctrl-C, a crash of the machine) goes on from its
 //! PGN file. Every game in the file must be one this match schedules, between the same
-//! engines, from the same opening; those games are counted and not played again. A last game
-//! torn by a crash is cut off the file first, so that the games appended after it read.
+//! engines, from the same opening, with the same settings (the `MatchSettings` tag, as
+//! `--merge` checks them: a game without one, from an older magus, is taken unchecked); those
+//! games are counted and not played again. A last game torn by a crash is cut off the file
+//! first, so that the games appended after it read.
 
 use std::collections::HashSet;
 
 use super::openings::Opening;
 use super::records::{read_pgn_games, record_from_pgn};
 use super::referee::GameRecord;
+use super::settings_record::{self, SettingsRecord};
 use super::{Config, Job};
 use crate::game::{AnyPosition, Game};
 
@@ -53,6 +56,7 @@ pub fn finished_games(
         log::warn!("--resume: {shown}: the last game was cut off in the middle and is dropped");
     }
     let variant = &config.settings.variant.name;
+    let settings = SettingsRecord::of(config);
     let mut seen = HashSet::new();
     let mut records = Vec::new();
     for g in &games {
@@ -65,6 +69,15 @@ pub fn finished_games(
             .ok_or_else(|| wrong("is not a game of this match (or of this shard)".into()))?;
         if !seen.insert(n) {
             return Err(wrong("is in the file twice".into()));
+        }
+        if let Some(tag) = g.tag(settings_record::PGN_TAG) {
+            let recorded = SettingsRecord::parse(tag).map_err(&wrong)?;
+            if let Some(d) = recorded.difference(&settings) {
+                return Err(wrong(format!(
+                    "was played with other settings than this match's: {d} (give the same \
+                     flags as the interrupted run, or another --pgnout)"
+                )));
+            }
         }
         let (white, black) = (
             &config.engines[job.white].name,

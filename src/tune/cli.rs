@@ -15,15 +15,22 @@ use crate::variant::{Registry, Variant};
 /// Plays self-play games for tuning and writes their quiet positions, with each game's
 /// result and the search's score, to a data file (docs/tuning.md). Games start from random
 /// openings drawn from the seed; the same settings give the same file. An existing file is
-/// continued: the run plays the games it lacks up to --games.
+/// continued: the run plays the games it lacks up to --games. With --shard K/N it plays every
+/// N-th game from the K-th, so that N machines with the same settings write N files that
+/// together hold the games of one run.
 #[derive(clap::Args, Debug, Clone)]
 pub struct DatagenArgs {
     /// The variant (see `magus variants`).
     #[arg(long)]
     pub variant: String,
-    /// How many games the file holds when the run ends (counting those already in it).
+    /// How many games the file holds when the run ends (counting those already in it); with
+    /// --shard, how many the whole run holds, of which the shard plays its share.
     #[arg(long)]
     pub games: u64,
+    /// Play only shard K of N (1/4, 2/4, …): the games whose index is K − 1 more than a
+    /// multiple of N. Every shard needs the same settings, and a file of its own.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     /// Nodes searched per move.
     #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
@@ -170,6 +177,12 @@ pub fn run_datagen(args: &DatagenArgs, registry: &Registry) -> Result<(), String
         random_plies: args.random_plies,
         balance: (args.opening_balance > 0).then_some(args.opening_balance),
         hash_mb: args.hash.max(1),
+        shard: args
+            .shard
+            .as_deref()
+            .map(super::data::parse_shard)
+            .transpose()
+            .map_err(|e| format!("--shard: {e}"))?,
     };
     let threads = args.threads.unwrap_or_else(cores).max(1);
     let started = Instant::now();
@@ -181,14 +194,22 @@ pub fn run_datagen(args: &DatagenArgs, registry: &Registry) -> Result<(), String
         std::io::stderr().is_terminal(),
     )?;
     let shown = args.output.display();
+    let of = match settings.shard {
+        Some((k, n)) => format!(
+            "shard {k}/{n}'s {} of --games {}",
+            settings.header().games_of(args.games),
+            args.games
+        ),
+        None => format!("of --games {}", args.games),
+    };
     if summary.after == summary.before {
         println!(
-            "{shown}: holds {} games already (of --games {}): nothing to play",
-            summary.before, args.games
+            "{shown}: holds {} games already ({of}): nothing to play",
+            summary.before
         );
     } else {
         println!(
-            "{shown}: {} games played ({} to {}), {} positions, in {} on {threads} threads",
+            "{shown}: {} games played ({} to {}, {of}), {} positions, in {} on {threads} threads",
             summary.after - summary.before,
             summary.before,
             summary.after,
@@ -294,6 +315,7 @@ fn read_games(path: &Path, variant: &'static Variant) -> Result<super::data::Dat
             nodes: 0,
             random_plies: 0,
             balance: None,
+            shard: None,
         },
         games,
         complete_len: text.len() as u64,

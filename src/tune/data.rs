@@ -34,18 +34,43 @@ pub struct Header {
     pub random_plies: usize,
     /// The opening balance check's limit in centipawns (none: no check).
     pub balance: Option<i32>,
+    /// `(K, N)` when the file is shard K of N of a run (`magus datagen --shard K/N`): it holds
+    /// the games whose index is K − 1 more than a multiple of N. Written only when there is
+    /// one, so that the files of unsharded runs read as before.
+    pub shard: Option<(u64, u64)>,
 }
 
 impl Header {
     pub fn to_line(&self) -> String {
+        let shard = self
+            .shard
+            .map_or(String::new(), |(k, n)| format!(" shard={k}/{n}"));
         format!(
-            "{MAGIC} {VERSION} variant={} seed={} nodes={} random-plies={} balance={}",
+            "{MAGIC} {VERSION} variant={} seed={} nodes={} random-plies={} balance={}{shard}",
             self.variant,
             self.seed,
             self.nodes,
             self.random_plies,
             self.balance.map_or("none".to_string(), |b| b.to_string())
         )
+    }
+
+    /// The index of the file's `n`-th game (from 0): `n` itself, or the `n`-th index of
+    /// its shard.
+    pub fn index_of(&self, n: u64) -> u64 {
+        match self.shard {
+            Some((k, count)) => n.saturating_mul(count).saturating_add(k - 1),
+            None => n,
+        }
+    }
+
+    /// How many of a run's first `games` games are this file's.
+    pub fn games_of(&self, games: u64) -> u64 {
+        match self.shard {
+            Some((k, count)) if games >= k => (games - k) / count + 1,
+            Some(_) => 0,
+            None => games,
+        }
     }
 
     pub fn parse(line: &str) -> Result<Header, String> {
@@ -86,12 +111,17 @@ impl Header {
                     .map_err(|_| "header field 'balance' is not a number or 'none'".to_string())?,
             ),
         };
+        let shard = match fields.get("shard") {
+            None => None,
+            Some(text) => Some(parse_shard(text).map_err(|e| format!("header field {e}"))?),
+        };
         Ok(Header {
             variant: field("variant")?.to_string(),
             seed: number("seed")?,
             nodes: number("nodes")?,
             random_plies: number("random-plies")? as usize,
             balance,
+            shard,
         })
     }
 
@@ -111,6 +141,7 @@ impl Header {
                 format!("{:?}", self.balance),
                 format!("{:?}", other.balance),
             ),
+            ("shard", shard_text(self.shard), shard_text(other.shard)),
         ];
         pairs
             .iter()
@@ -297,11 +328,14 @@ pub fn read(path: &Path) -> Result<DataFile, String> {
             continue;
         }
         let game = GameRecord::parse(line).map_err(at)?;
-        if game.index != games.len() as u64 {
+        let expected = header.index_of(games.len() as u64);
+        if game.index != expected {
             return Err(at(format!(
-                "game {} where game {} was expected (the games are numbered in order)",
+                "game {} where game {expected} was expected (the games are numbered in order{})",
                 game.index,
-                games.len()
+                header
+                    .shard
+                    .map_or(String::new(), |(k, n)| format!(", shard {k} of {n}"))
             )));
         }
         games.push(game);
@@ -312,6 +346,22 @@ pub fn read(path: &Path) -> Result<DataFile, String> {
         complete_len: complete.len() as u64,
         cut_short,
     })
+}
+
+/// `K/N` with 1 ≤ K ≤ N, as `--shard` and the header write it.
+pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("shard '{text}' is not K/N with 1 ≤ K ≤ N (1/4, 2/4, …)");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let k: u64 = k.trim().parse().map_err(|_| bad())?;
+    let n: u64 = n.trim().parse().map_err(|_| bad())?;
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+fn shard_text(shard: Option<(u64, u64)>) -> String {
+    shard.map_or("none".to_string(), |(k, n)| format!("{k}/{n}"))
 }
 
 /// Whether a position and its best move are quiet enough to be data: not in check, and the

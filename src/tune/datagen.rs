@@ -41,6 +41,9 @@ pub struct Settings {
     pub balance: Option<i32>,
     /// Hash table per worker, in MB.
     pub hash_mb: usize,
+    /// `(K, N)`: play only shard K of N, the games whose index is K − 1 more than a multiple
+    /// of N, so that the files of the N shards together hold the games of one unsharded run.
+    pub shard: Option<(u64, u64)>,
 }
 
 impl Settings {
@@ -51,6 +54,7 @@ impl Settings {
             nodes: self.nodes,
             random_plies: self.random_plies,
             balance: self.balance,
+            shard: self.shard,
         }
     }
 }
@@ -165,9 +169,10 @@ pub struct Summary {
     pub positions: u64,
 }
 
-/// Plays games until the file at `path` holds `games` of them: a new file is started with
-/// its header, an existing one (written with the same settings) is continued after its last
-/// complete game. `threads` workers play at once.
+/// Plays games until the file at `path` holds `games` of them (of a shard: its share of the
+/// run's first `games`): a new file is started with its header, an existing one (written with
+/// the same settings) is continued after its last complete game. `threads` workers play at
+/// once. The summary counts the file's games.
 pub fn run(
     settings: &Settings,
     games: u64,
@@ -177,13 +182,14 @@ pub fn run(
 ) -> Result<Summary, String> {
     let shown = path.display().to_string();
     let header = settings.header();
+    let header = &header;
     let before = if path.exists()
         && std::fs::metadata(path)
             .map(|m| m.len() > 0)
             .unwrap_or(false)
     {
         let existing = data::read(path)?;
-        if let Some(why) = existing.header.mismatch(&header) {
+        if let Some(why) = existing.header.mismatch(header) {
             return Err(format!(
                 "{shown}: cannot continue this file: {why} (use the same settings, or another file)"
             ));
@@ -208,6 +214,9 @@ pub fn run(
         after: before,
         positions: 0,
     };
+    // From here on `games` counts the file's games, and the n-th is the run's game
+    // `header.index_of(n)`.
+    let games = header.games_of(games);
     if before >= games {
         return Ok(summary);
     }
@@ -231,11 +240,11 @@ pub fn run(
                     if failed.load(Ordering::Relaxed) {
                         break;
                     }
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= games {
+                    let nth = next.fetch_add(1, Ordering::Relaxed);
+                    if nth >= games {
                         break;
                     }
-                    let played = play_game(&engine, settings, index);
+                    let played = play_game(&engine, settings, header.index_of(nth));
                     if send.send(played).is_err() {
                         break;
                     }
@@ -257,7 +266,7 @@ pub fn run(
                 }
             };
             waiting.insert(game.index, game);
-            while let Some(game) = waiting.remove(&written) {
+            while let Some(game) = waiting.remove(&header.index_of(written)) {
                 let line = format!("{}\n", game.to_line());
                 if let Err(e) = file.write_all(line.as_bytes()).and_then(|_| file.flush()) {
                     failed.store(true, Ordering::Relaxed);

@@ -1,7 +1,12 @@
 //! Reads data files into the tuner's dataset: every game of every file replayed and its kept
 //! positions traced, in parallel. A file that starts with a PGN tag is read as the games of a
-//! match (`pgn_data`).
+//! match (`pgn_data`). The shards of one `magus datagen` run read together as that run; a
+//! game that two files hold (shards that overlap, a file given twice) is an error, since it
+//! would count twice. (Two runs with the same settings by different engine versions hold
+//! different games under the same indices: those are kept.)
 
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
 
 use rayon::prelude::*;
@@ -33,6 +38,9 @@ pub fn load(
 ) -> Result<(Dataset, Loaded), String> {
     let mut data = Dataset::new();
     let mut loaded = Loaded::default();
+    // Each self-play game read so far, by its run's settings, its index and a hash of its
+    // line: the file it is in.
+    let mut seen: HashMap<(String, u64, u64), String> = HashMap::new();
     for path in paths {
         let shown = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
@@ -47,7 +55,25 @@ pub fn load(
                 .map(|g| Ok((format!("game {}", g.index + 1), g)))
                 .collect()
         } else {
-            data_file_games(&text, &shown, variant, &mut loaded)?
+            let (header, games) = data_file_games(&text, &shown, variant, &mut loaded)?;
+            let run = Header {
+                shard: None,
+                ..header
+            }
+            .to_line();
+            for (_, game) in games.iter().flatten() {
+                let mut line = DefaultHasher::new();
+                game.to_line().hash(&mut line);
+                let key = (run.clone(), game.index, line.finish());
+                if let Some(other) = seen.insert(key, shown.clone()) {
+                    return Err(format!(
+                        "game {} of the same run is in {other} and in {shown}: shards must not \
+                         overlap, and a file counts once",
+                        game.index
+                    ));
+                }
+            }
+            games
         };
         let parts: Vec<Result<(Dataset, usize), String>> = games
             .into_par_iter()
@@ -78,14 +104,14 @@ pub fn load(
 /// read.
 type PlacedGame = Result<(String, GameRecord), String>;
 
-/// The games of a data file's text, each with its line (an unreadable line is an error
-/// naming it).
+/// The header of a data file's text and its games, each with its line (an unreadable line is
+/// an error naming it).
 fn data_file_games(
     text: &str,
     shown: &str,
     variant: &Variant,
     loaded: &mut Loaded,
-) -> Result<Vec<PlacedGame>, String> {
+) -> Result<(Header, Vec<PlacedGame>), String> {
     let (complete, cut) = match text.rfind('\n') {
         Some(end) => (&text[..=end], end + 1 < text.len()),
         None => ("", !text.is_empty()),
@@ -104,7 +130,7 @@ fn data_file_games(
             header.variant, variant.name
         ));
     }
-    Ok(lines
+    let games = lines
         .par_iter()
         .enumerate()
         .skip(1)
@@ -114,5 +140,6 @@ fn data_file_games(
                 .map(|game| (format!("line {}", n + 1), game))
                 .map_err(|e| format!("{shown}: line {}: {e}", n + 1))
         })
-        .collect())
+        .collect();
+    Ok((header, games))
 }
