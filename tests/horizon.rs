@@ -101,7 +101,11 @@ fn a_quiet_mate_threat_is_seen_by_quiescence() {
         },
     );
     assert_ne!(wire(&pos, with.best), "h3h4");
-    assert!(matches!(with.score, Score::Centipawns(_)), "{:?}", with.score);
+    assert!(
+        matches!(with.score, Score::Centipawns(_)),
+        "{:?}",
+        with.score
+    );
     let without = search_with(&pos, 1, Pruning::default());
     assert_eq!(wire(&pos, without.best), "h3h4", "the switch is wired");
 }
