@@ -72,6 +72,21 @@ class Page:
             got = self.last_san()
             assert got == san, f"{a}-{b}: {got}, expected {san}"
 
+    def drag(self, a, b):
+        """Drags the piece on `a` to `b` with the mouse, as a person does."""
+        src = self.square(a).bounding_box()
+        dst = self.square(b).bounding_box()
+        mouse = self.page.mouse
+        mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
+        mouse.down()
+        mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2, steps=8)
+        mouse.up()
+
+    def selected(self):
+        return self.page.locator("#board .sq.selected").evaluate_all(
+            "xs => xs.map(x => x.dataset.square)"
+        )
+
     def move_showing(self, a, shown, b):
         """A move by two clicks, `a` then `b`, where clicking `a` marks `shown` as a target."""
         n = self.plies()
@@ -200,14 +215,22 @@ def chess(p):
     assert p.piece_on("d5") is None
     # Dragging a piece.
     p.new_game("chess")
-    src = p.square("g1").bounding_box()
-    dst = p.square("f3").bounding_box()
-    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2, steps=8)
-    page.mouse.up()
+    p.drag("g1", "f3")
     p.wait_plies(1)
     assert p.last_san() == "Nf3"
+    # Dragging a piece already selected moves it.
+    p.click("g8")
+    assert p.selected() == ["g8"]
+    p.drag("g8", "f6")
+    p.wait_plies(2)
+    assert p.last_san() == "Nf6"
+    # A drop where the piece cannot go puts it back, deselected; the next drag moves it.
+    p.drag("b1", "b4")
+    expect(page.locator("#board .sq.selected")).to_have_count(0)
+    assert p.plies() == 2 and p.piece_on("b1") == "white-N"
+    p.drag("b1", "c3")
+    p.wait_plies(3)
+    assert p.last_san() == "Nc3"
     # magus plays a game to its end: a mate in one at the weakest level.
     p.new_game("chess", "engine-white", level=1, fen="6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
     p.expect_result("White wins by checkmate", "1-0")
@@ -223,6 +246,22 @@ def deathmatch(p):
     p.click("c1")
     p.wait_plies(1)
     assert p.last_san() == "Bc1=M" and p.piece_on("c1") == "white-M"
+    # A selected Bishop dragged goes where it is dragged: never the swap-in.
+    p.new_game("deathmatch")
+    p.move("e2", "e4", "e4")
+    p.move("e7", "e5", "e5")
+    p.click("f1")
+    assert p.selected() == ["f1"]
+    p.drag("f1", "c4")
+    p.wait_plies(3)
+    assert p.last_san() == "Bc4", p.sans()
+    # After a drop on a square it cannot reach, the next drag still moves it.
+    p.drag("f8", "f6")
+    expect(page.locator("#board .sq.selected")).to_have_count(0)
+    assert p.plies() == 3
+    p.drag("f8", "c5")
+    p.wait_plies(4)
+    assert p.last_san() == "Bc5", p.sans()
     # A pawn to the 6th rank: which Magician, then High-Priestess or Telepath.
     p.new_game("deathmatch", fen="4k3/8/8/4P3/8/8/2M2M2/4K3 w - - 0 1")
     p.click("e5")

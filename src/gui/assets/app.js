@@ -586,6 +586,10 @@ function tryMove(from, to) {
   return true;
 }
 
+// A press on a square. A press on the selected square does nothing yet: it may become a drag
+// of that piece, which must move it, and only a click (a release without a drag) counts as
+// "the second click on its own square" (Deathmatch's swap-in). Gives whether the pressed
+// piece may be dragged.
 function pressSquare(square) {
   if (S.step) {
     if (S.step.squares.includes(square)) {
@@ -598,11 +602,31 @@ function pressSquare(square) {
     return false;
   }
   closeChooser();
+  if (S.selected === square) return true;
   if (S.selected && tryMove(S.selected, square)) return false;
-  if (S.selected === square) { S.selected = null; render(); return false; }
   if (movesFrom(square).length) { S.selected = square; render(); return true; }
   if (S.selected) { S.selected = null; render(); }
   return false;
+}
+
+// A release on the square it was pressed on, without a drag: a click. On a piece that was
+// already selected, the second click plays its move to its own square (the swap-in) if it
+// has one, else deselects it.
+function clickSelected(square, wasSelected) {
+  if (!wasSelected || S.selected !== square) return;
+  if (tryMove(square, square)) return;
+  S.selected = null;
+  render();
+}
+
+// A dragged piece let go over `to` (null: off the board). Only the move dragged is played;
+// a drop where the piece has no move puts it back, deselected, so the next drag starts
+// afresh. A drop back on its own square keeps it selected, as a click would.
+function dropPiece(from, to) {
+  S.droppedOn = to;
+  if (to && to !== from && tryMove(from, to)) return;
+  if (to !== from) S.selected = null;
+  render();
 }
 
 function squareAt(x, y) {
@@ -619,9 +643,14 @@ function setupBoardInput() {
     if (!cell) return;
     e.preventDefault();
     const square = cell.dataset.square;
-    const selected = pressSquare(square);
+    const wasSelected = S.selected === square && !S.step;
+    const draggable = pressSquare(square);
     const piece = S.game.board.pieces.some((p) => p.square === square);
-    S.drag = selected && piece ? { from: square, x: e.clientX, y: e.clientY, started: false } : null;
+    S.drag = draggable && piece
+      ? { from: square, x: e.clientX, y: e.clientY, started: false, wasSelected }
+      : null;
+    // Nothing to drag (a spell's hole): the press is the click.
+    if (!S.drag && wasSelected) clickSelected(square, true);
   });
   window.addEventListener("pointermove", (e) => {
     const d = S.drag;
@@ -640,15 +669,16 @@ function setupBoardInput() {
       ghost.style.top = `${e.clientY - half}px`;
     }
   });
-  window.addEventListener("pointerup", (e) => {
+  const release = (e) => {
     const d = S.drag;
     S.drag = null;
-    if (!d || !d.started) return;
+    if (!d) return;
+    if (!d.started) { clickSelected(d.from, d.wasSelected); return; }
     $("#drag-ghost")?.remove();
-    const to = squareAt(e.clientX, e.clientY);
-    if (to && to !== d.from && tryMove(d.from, to)) return;
-    render();
-  });
+    dropPiece(d.from, e.type === "pointercancel" ? null : squareAt(e.clientX, e.clientY));
+  };
+  window.addEventListener("pointerup", release);
+  window.addEventListener("pointercancel", release);
 }
 
 // ---------------------------------------------------------------- dialogs and buttons
