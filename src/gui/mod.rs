@@ -11,7 +11,7 @@
 //! - `api`: the routes and the checks every request passes;
 //! - `sessions`, `session`: the games held, each with its players, clocks and engine;
 //! - `view`: what the page is sent; `requests`: what it sends;
-//! - `record`: PGN and FEN in and out; `clock`; `strength`: levels of play;
+//! - `store`: the games kept on disk; `record`: PGN and FEN in and out; `clock`; `strength`: levels of play;
 //! - `assets`: the page's files and the piece pictures.
 
 mod api;
@@ -22,6 +22,7 @@ mod requests;
 mod server;
 mod session;
 mod sessions;
+mod store;
 pub mod strength;
 mod view;
 
