@@ -664,8 +664,16 @@ fn malformed_and_hostile_requests_get_a_4xx_with_a_message_and_the_server_keeps_
         }
         server.throw(&junk);
     }
-    let (status, _) = parse_response(&server.raw(b"NOT HTTP AT ALL\r\n\r\n"));
-    assert_eq!(status, 400, "a request line that is not HTTP");
+    // Bytes that are not HTTP get the same JSON error as every other refusal.
+    for garbage in [
+        &b"NOT HTTP AT ALL\r\n\r\n"[..],
+        b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost 127.0.0.1\r\n\r\n",
+    ] {
+        let (status, body) = parse_response(&server.raw(garbage));
+        assert_eq!(status, 400, "{garbage:?}: {body}");
+        assert!(error_of(&body).contains("HTTP"), "{garbage:?}: {body}");
+    }
     for _ in 0..50 {
         let mut s = std::net::TcpStream::connect(("127.0.0.1", server.port)).unwrap();
         use std::io::Write;
@@ -789,4 +797,28 @@ fn an_earlier_position_of_the_game_is_given_by_its_ply() {
         assert_eq!(status, 404, "{beyond}: {body}");
         assert!(error_of(&body).contains("no position"), "{body}");
     }
+}
+
+#[test]
+fn a_half_sent_request_is_cut_off_after_the_read_timeout() {
+    use std::io::{Read, Write};
+    let server = Server::start();
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(40)))
+        .unwrap();
+    stream
+        .write_all(b"POST /api/games HTTP/1.1\r\nHost: 127")
+        .unwrap();
+    let start = Instant::now();
+    let mut buf = [0u8; 256];
+    // The server hangs up (15 s of silence) rather than wait for the rest for ever.
+    let n = stream.read(&mut buf).unwrap_or(0);
+    let waited = start.elapsed();
+    assert_eq!(n, 0, "{}", String::from_utf8_lossy(&buf[..n]));
+    assert!(
+        waited >= Duration::from_secs(10) && waited < Duration::from_secs(35),
+        "{waited:?}"
+    );
+    assert!(server.alive());
 }

@@ -7,6 +7,7 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 use super::api::{App, router};
+use super::connection::GuardedListener;
 use super::store::Store;
 use crate::variant::Registry;
 
@@ -91,7 +92,7 @@ pub fn run(registry: Registry, options: &Options) -> Result<(), String> {
             .map_err(|e| format!("cannot start the server: {e}"))?;
         let listener = tokio::net::TcpListener::from_std(listener)
             .map_err(|e| format!("cannot start the server: {e}"))?;
-        axum::serve(listener, router(app))
+        axum::serve(GuardedListener(listener), router(app))
             .await
             .map_err(|e| format!("the server stopped: {e}"))
     })
