@@ -373,6 +373,11 @@ def magician_chess(p):
     assert sorted(targets) == ["c4", "d3", "d5", "e4"], targets
     p.click("e4")
     assert sorted(p.chooser_choices()) == ["carry", "drop"]
+    # The two choices do not look the same.
+    looks = page.locator("#chooser button.option img").evaluate_all(
+        "xs => xs.map(x => { const s = getComputedStyle(x); return s.backgroundImage + s.borderRightStyle + s.clipPath; })"
+    )
+    assert len(set(looks)) == 2, looks
     p.shot("magician-chess-spell")
     p.choose("carry")
     p.wait_plies(1)
@@ -625,6 +630,17 @@ def live(p):
     p.new_game("chess", "analysis", fen="6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
     expect(page.locator("#lines li .score").first).to_have_text("#1")
     expect(page.locator("#lines li .depth").first).not_to_have_text(re.compile(r"d1\d\d"))
+    # While the server does not answer, the page says so in words (not "Failed to fetch"),
+    # and goes on when it answers again.
+    page.route("**/api/**", lambda route: route.abort())
+    page.fill("#move-input", "Ra8#")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#notice")).to_contain_text("magus does not answer")
+    expect(page.locator("#notice")).not_to_contain_text("Failed to fetch")
+    page.unroute("**/api/**")
+    page.press("#move-input", "Enter")
+    p.wait_plies(1)
+    expect(page.locator("#notice")).to_be_hidden()
 
 
 SCENARIOS = {

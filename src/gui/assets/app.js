@@ -599,12 +599,12 @@ function chooserKeys(e) {
   if (n >= 1 && n <= chooserOptions.length) { e.preventDefault(); e.stopPropagation(); chooserOptions[n - 1].pick(); }
 }
 
-// Shows options beside `square`: each {label, image?, choice, pick()}.
+// Shows options beside `square`: each {label, image?, kind?, choice, pick()}.
 function choose(square, prompt, options) {
   const c = $("#chooser");
   chooserOptions = options;
   const buttons = options.map((o, i) => {
-    const b = el("button", { type: "button", class: "option", "data-choice": o.choice, title: o.title || o.label },
+    const b = el("button", { type: "button", class: "option" + (o.kind ? ` ${o.kind}` : ""), "data-choice": o.choice, title: o.title || o.label },
       o.image ? el("img", { src: o.image, alt: o.label }) : null,
       el("span", { text: o.label }),
       el("span", { class: "key", text: String(i + 1) }));
@@ -644,8 +644,11 @@ function decide(cands, anchor) {
   if (kinds.every((k) => k === "spell-carry" || k === "spell-drop")) {
     const target = g.board.pieces.find((p) => p.square === cands[0].to);
     const what = target ? `the ${target.color} ${target.name} on ${cands[0].to}` : cands[0].to;
+    // Both show the piece; carry with it beside the hole's square, drop with it sinking into
+    // a pit (style.css), so that the two pictures differ.
     choose(anchor, `Spell on ${what}:`, cands.map((m) => ({
-      label: m.kind === "spell-carry" ? "Carry" : "Drop",
+      label: m.kind === "spell-carry" ? `Carry to ${m.from}` : "Drop into the hole",
+      kind: m.kind,
       title: m.kind === "spell-carry" ? `carry ${what} to the hole's square ${m.from} (${m.san})` : `drop ${what} into the hole (${m.san})`,
       image: target ? pieceUrl(target.color, target.kind) : null,
       choice: m.kind === "spell-carry" ? "carry" : "drop",
