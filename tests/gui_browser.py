@@ -145,6 +145,8 @@ class Page:
     def shot(self, name):
         if self.shots:
             self.page.mouse.move(0, 0)
+            # The last move's glide (0.18 s) has ended: no piece half-way in the picture.
+            self.page.wait_for_timeout(300)
             self.page.screenshot(path=os.path.join(self.shots, f"{name}.png"))
 
     def expect_result(self, text, result):
