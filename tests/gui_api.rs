@@ -574,6 +574,7 @@ fn malformed_and_hostile_requests_get_a_4xx_with_a_message_and_the_server_keeps_
         ("POST", "/api/games".into(), json.clone(), b"{\"variant\":\"chess\",\"scoring\":\"magi-12\"}".to_vec(), 400, "for the variant magi only"),
         ("POST", "/api/games".into(), json.clone(), b"{\"fen\":\"8/8/8 w\"}".to_vec(), 400, "FEN"),
         ("POST", "/api/games".into(), json.clone(), b"{\"fen\":\"\"}".to_vec(), 400, "FEN"),
+        ("POST", "/api/games".into(), json.clone(), b"{\"fen\":\"4k3/8/8/8/8/8/8/P3K3 w - - 0 1\"}".to_vec(), 400, "first rank"),
         ("POST", "/api/games".into(), json.clone(), b"{\"fen\":\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1\"}".to_vec(), 400, "FEN"),
         ("POST", "/api/games".into(), json.clone(), b"{\"variant\":\"magician-chess\",\"fen\":\"rmnknmr/ppppppp/7/7/7/PPPPPPP/RMNKNMR w - - 0 1\"}".to_vec(), 400, "holes"),
         ("POST", "/api/games".into(), json.clone(), format!("{{\"fen\":\"{}\"}}", "p".repeat(5000)).into_bytes(), 400, "FEN"),
