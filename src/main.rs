@@ -111,6 +111,10 @@ enum Command {
         /// Only print the address; do not open a browser.
         #[arg(long)]
         no_browser: bool,
+        /// The folder games are kept in. Default: $MAGUS_GUI_GAMES, else the user's data
+        /// folder (~/.local/share/magus/games).
+        #[arg(long, value_name = "DIR")]
+        games: Option<PathBuf>,
     },
 }
 
@@ -261,11 +265,16 @@ fn main() -> ExitCode {
         Some(Command::Label(args)) => magus::tune::cli::run_label(&args, &registry),
         Some(Command::Tune(args)) => magus::tune::cli::run_tune(&args, &registry),
         Some(Command::Replay { file }) => magus::tournament::cli::run_replay(&file, &registry),
-        Some(Command::Gui { port, no_browser }) => magus::gui::run(
+        Some(Command::Gui {
+            port,
+            no_browser,
+            games,
+        }) => magus::gui::run(
             registry,
             &magus::gui::Options {
                 port,
                 open_browser: !no_browser,
+                games,
             },
         ),
         Some(Command::Play(args)) => {

@@ -458,6 +458,28 @@ fn pawns_on_their_promotion_rank_are_refused() {
 }
 
 #[test]
+fn pawns_on_their_own_first_rank_are_refused_where_none_can_stand() {
+    assert_error(
+        "chess",
+        "4k3/8/8/8/8/8/8/P3K3 w - - 0 1",
+        &["White pawn on a1", "first rank"],
+    );
+    assert_error(
+        "deathmatch",
+        "4k2p/8/8/8/8/8/8/4K3 w - - 0 1",
+        &["Black pawn on h8", "first rank"],
+    );
+    // A spell may carry a pawn anywhere: Magician Chess keeps the position.
+    assert!(
+        AnyPosition::from_fen(
+            variant("magician-chess"),
+            Some("*****1k/**5/*6/7/1p5/2*1M2/2P1M1K w - - 0 1"),
+        )
+        .is_ok()
+    );
+}
+
+#[test]
 fn unmoved_field_errors() {
     let board = place(10, 10, "Kf1 Pd3 Pe4 kf10 pd8");
     let with = |state: &str| format!("{board} w - - 0 1 {state}");

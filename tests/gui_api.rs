@@ -468,6 +468,13 @@ fn a_clock_that_runs_out_ends_the_game() {
     let (_, pgn) = server.get(&format!("/api/games/{g}/pgn"));
     assert!(pgn.contains("[Termination \"time forfeit\"]"), "{pgn}");
     assert!(pgn.contains("[TimeControl \"1\"]"), "{pgn}");
+    // A game lost on time stays lost: a take-back would revive it at 0:00.
+    let (status, body) = server.post(&format!("/api/games/{g}/undo"), "{}");
+    assert_eq!(status, 409, "{body}");
+    assert!(error_of(&body).contains("lost on time"), "{body}");
+    let still = server.ok("GET", &format!("/api/games/{g}"), "");
+    assert_eq!(still["result"]["reason"], "time forfeit");
+    assert_eq!(sans(&still), ["d4"]);
 }
 
 #[test]
@@ -493,7 +500,15 @@ fn the_magi_payoff_is_scored_when_it_is_chosen() {
         "{pgn}"
     );
     let g = new("magi-12");
-    let drawn = server.ok("POST", &format!("/api/games/{g}/draw"), "{}");
+    // Between two people a draw offer waits for the other side's consent.
+    let offered = server.ok("POST", &format!("/api/games/{g}/draw"), "{}");
+    assert!(offered["result"].is_null(), "{offered}");
+    assert_eq!(offered["draw_offer"], "white");
+    let drawn = server.ok(
+        "POST",
+        &format!("/api/games/{g}/draw"),
+        r#"{"side":"black"}"#,
+    );
     assert_eq!(drawn["result"]["result"], "1/2-1/2");
     assert_eq!(drawn["result"]["payoff"], serde_json::json!([6, 6]));
     // Standard scoring: no payoff.
@@ -512,10 +527,15 @@ fn the_least_recently_used_game_goes_beyond_the_limit() {
         server.ok("GET", &format!("/api/games/{second}"), "");
         server.new_game(r#"{"white":"human","black":"human"}"#);
     }
-    assert_eq!(server.get(&format!("/api/games/{first}")).0, 404);
-    assert_eq!(server.get(&format!("/api/games/{second}")).0, 200);
     let list: Value = serde_json::from_str(&server.get("/api/games").1).unwrap();
-    assert_eq!(list["games"].as_array().unwrap().len(), 32);
+    let held = list["games"].as_array().unwrap();
+    assert_eq!(held.len(), 32);
+    assert!(!held.contains(&Value::String(first.clone())), "{list}");
+    assert!(held.contains(&Value::String(second.clone())), "{list}");
+    // Out of memory is not lost: the game is read back from disk when asked for.
+    assert_eq!(list["saved"].as_array().unwrap().len(), 33);
+    assert_eq!(server.get(&format!("/api/games/{first}")).0, 200);
+    assert_eq!(server.get(&format!("/api/games/{second}")).0, 200);
 }
 
 /// (method, path, headers, body, expected status, words the message must hold)
@@ -551,8 +571,10 @@ fn malformed_and_hostile_requests_get_a_4xx_with_a_message_and_the_server_keeps_
         ("POST", "/api/games".into(), json.clone(), b"{\"clock\":{\"initial_ms\":-5}}".to_vec(), 400, "invalid value"),
         ("POST", "/api/games".into(), json.clone(), b"{\"clock\":{\"initial_ms\":10}}".to_vec(), 400, "initial_ms"),
         ("POST", "/api/games".into(), json.clone(), b"{\"scoring\":\"points\"}".to_vec(), 400, "magi-12"),
+        ("POST", "/api/games".into(), json.clone(), b"{\"variant\":\"chess\",\"scoring\":\"magi-12\"}".to_vec(), 400, "for the variant magi only"),
         ("POST", "/api/games".into(), json.clone(), b"{\"fen\":\"8/8/8 w\"}".to_vec(), 400, "FEN"),
         ("POST", "/api/games".into(), json.clone(), b"{\"fen\":\"\"}".to_vec(), 400, "FEN"),
+        ("POST", "/api/games".into(), json.clone(), b"{\"fen\":\"4k3/8/8/8/8/8/8/P3K3 w - - 0 1\"}".to_vec(), 400, "first rank"),
         ("POST", "/api/games".into(), json.clone(), b"{\"fen\":\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1\"}".to_vec(), 400, "FEN"),
         ("POST", "/api/games".into(), json.clone(), b"{\"variant\":\"magician-chess\",\"fen\":\"rmnknmr/ppppppp/7/7/7/PPPPPPP/RMNKNMR w - - 0 1\"}".to_vec(), 400, "holes"),
         ("POST", "/api/games".into(), json.clone(), format!("{{\"fen\":\"{}\"}}", "p".repeat(5000)).into_bytes(), 400, "FEN"),
@@ -643,8 +665,16 @@ fn malformed_and_hostile_requests_get_a_4xx_with_a_message_and_the_server_keeps_
         }
         server.throw(&junk);
     }
-    let (status, _) = parse_response(&server.raw(b"NOT HTTP AT ALL\r\n\r\n"));
-    assert_eq!(status, 400, "a request line that is not HTTP");
+    // Bytes that are not HTTP get the same JSON error as every other refusal.
+    for garbage in [
+        &b"NOT HTTP AT ALL\r\n\r\n"[..],
+        b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost 127.0.0.1\r\n\r\n",
+    ] {
+        let (status, body) = parse_response(&server.raw(garbage));
+        assert_eq!(status, 400, "{garbage:?}: {body}");
+        assert!(error_of(&body).contains("HTTP"), "{garbage:?}: {body}");
+    }
     for _ in 0..50 {
         let mut s = std::net::TcpStream::connect(("127.0.0.1", server.port)).unwrap();
         use std::io::Write;
@@ -655,4 +685,141 @@ fn malformed_and_hostile_requests_get_a_4xx_with_a_message_and_the_server_keeps_
     let same = server.ok("GET", &format!("/api/games/{g}"), "");
     assert_eq!(same["fen"], game["fen"]);
     play(&server, &g, "e4");
+}
+
+#[test]
+fn analysis_beside_a_game_against_magus_leaves_the_game_going() {
+    let server = Server::start();
+    let game = server.new_game(
+        r#"{"variant":"chess","white":"human","black":"engine","level":1,"movetime_ms":200}"#,
+    );
+    let g = id(&game);
+    let on = server.ok(
+        "POST",
+        &format!("/api/games/{g}/analysis"),
+        r#"{"on":true,"multipv":2}"#,
+    );
+    assert_eq!(on["settings"]["show_lines"], true, "{on}");
+    assert_eq!(on["settings"]["analysis"], false, "{on}");
+    assert_eq!(on["settings"]["black"], "engine");
+    let limit = Duration::from_secs(30);
+    let lines = |v: &Value| v["engine"]["lines"].as_array().unwrap().len();
+    server.wait_for(&g, limit, |v| {
+        v["engine"]["analysing"] == true && lines(v) == 2
+    });
+    // The person moves: magus answers, the lines stay shown, and the person's next
+    // position is analysed in turn.
+    play(&server, &g, "e4");
+    let answered = server.wait_for(&g, limit, |v| sans(v).len() == 2);
+    assert_eq!(answered["settings"]["show_lines"], true);
+    assert_eq!(answered["settings"]["black"], "engine");
+    server.wait_for(&g, limit, |v| {
+        v["engine"]["analysing"] == true && lines(v) == 2 && v["to_move"] == "human"
+    });
+    // Hidden again: the engine stops analysing, the game goes on.
+    let off = server.ok(
+        "POST",
+        &format!("/api/games/{g}/analysis"),
+        r#"{"on":false}"#,
+    );
+    assert_eq!(off["engine"]["analysing"], false);
+    play(&server, &g, "d4");
+    server.wait_for(&g, limit, |v| sans(v).len() == 4);
+}
+
+#[test]
+fn a_draw_offer_between_two_people_waits_for_the_other_side_and_lapses_when_it_plays_on() {
+    let server = Server::start();
+    let g = id(&server.new_game(r#"{"variant":"chess","white":"human","black":"human"}"#));
+    let draw = |body: &str| server.post(&format!("/api/games/{g}/draw"), body);
+    play(&server, &g, "e4");
+    // Black, to move, offers: nothing ends yet.
+    let (status, body) = draw("{}");
+    assert_eq!(status, 200, "{body}");
+    let offered: Value = serde_json::from_str(&body).unwrap();
+    assert!(offered["result"].is_null(), "{offered}");
+    assert_eq!(offered["draw_offer"], "black");
+    let (status, body) = draw("{}");
+    assert_eq!(status, 409, "{body}");
+    assert!(error_of(&body).contains("already offered"), "{body}");
+    // The offer stands while Black moves, and lapses when White plays on.
+    assert_eq!(play(&server, &g, "e5")["draw_offer"], "black");
+    let declined = play(&server, &g, "Nf3");
+    assert!(declined["draw_offer"].is_null(), "{declined}");
+    assert!(declined["result"].is_null(), "{declined}");
+    // Offered by one side and accepted by the other.
+    draw(r#"{"side":"black"}"#);
+    let (status, body) = draw(r#"{"side":"white"}"#);
+    assert_eq!(status, 200, "{body}");
+    let agreed: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(agreed["result"]["text"], "Draw by agreement");
+}
+
+#[test]
+fn every_answer_forbids_other_sites_to_frame_the_page() {
+    let server = Server::start();
+    for request in [
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\nConnection: close\r\n\r\n",
+        "GET /api/nothing HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\nConnection: close\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+    ] {
+        let request = request.replace("PORT", &server.port.to_string());
+        let raw = String::from_utf8_lossy(&server.raw(request.as_bytes())).to_lowercase();
+        let head = raw.split("\r\n\r\n").next().unwrap_or("");
+        assert!(head.contains("x-frame-options: deny"), "{request}: {head}");
+        assert!(
+            head.contains("content-security-policy: frame-ancestors 'none'"),
+            "{request}: {head}"
+        );
+    }
+}
+
+#[test]
+fn an_earlier_position_of_the_game_is_given_by_its_ply() {
+    let server = Server::start();
+    let game = server.new_game(r#"{"variant":"chess","white":"human","black":"human"}"#);
+    let g = id(&game);
+    play(&server, &g, "e4");
+    play(&server, &g, "e5");
+    let start = server.ok("GET", &format!("/api/games/{g}/ply/0"), "");
+    assert_eq!(start["fen"], game["fen"]);
+    assert!(start["board"]["last"].is_null());
+    let first = server.ok("GET", &format!("/api/games/{g}/ply/1"), "");
+    assert_eq!(first["side"], "black");
+    assert_eq!(first["board"]["last"]["to"], "e4");
+    assert!(
+        first["fen"]
+            .as_str()
+            .unwrap()
+            .starts_with("rnbqkbnr/pppppppp/8/8/4P3/")
+    );
+    for beyond in ["3", "-1", "x", "99999999999999999999999"] {
+        let (status, body) = server.get(&format!("/api/games/{g}/ply/{beyond}"));
+        assert_eq!(status, 404, "{beyond}: {body}");
+        assert!(error_of(&body).contains("no position"), "{body}");
+    }
+}
+
+#[test]
+fn a_half_sent_request_is_cut_off_after_the_read_timeout() {
+    use std::io::{Read, Write};
+    let server = Server::start();
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(40)))
+        .unwrap();
+    stream
+        .write_all(b"POST /api/games HTTP/1.1\r\nHost: 127")
+        .unwrap();
+    let start = Instant::now();
+    let mut buf = [0u8; 256];
+    // The server hangs up (15 s of silence) rather than wait for the rest for ever.
+    let n = stream.read(&mut buf).unwrap_or(0);
+    let waited = start.elapsed();
+    assert_eq!(n, 0, "{}", String::from_utf8_lossy(&buf[..n]));
+    assert!(
+        waited >= Duration::from_secs(10) && waited < Duration::from_secs(35),
+        "{waited:?}"
+    );
+    assert!(server.alive());
 }

@@ -72,6 +72,21 @@ class Page:
             got = self.last_san()
             assert got == san, f"{a}-{b}: {got}, expected {san}"
 
+    def drag(self, a, b):
+        """Drags the piece on `a` to `b` with the mouse, as a person does."""
+        src = self.square(a).bounding_box()
+        dst = self.square(b).bounding_box()
+        mouse = self.page.mouse
+        mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
+        mouse.down()
+        mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2, steps=8)
+        mouse.up()
+
+    def selected(self):
+        return self.page.locator("#board .sq.selected").evaluate_all(
+            "xs => xs.map(x => x.dataset.square)"
+        )
+
     def move_showing(self, a, shown, b):
         """A move by two clicks, `a` then `b`, where clicking `a` marks `shown` as a target."""
         n = self.plies()
@@ -109,7 +124,8 @@ class Page:
         self.page.select_option("#ng-opponent", opponent)
         if level is not None:
             self.page.select_option("#ng-level", str(level))
-        self.page.select_option("#ng-clock", clock or "none")
+        if opponent != "analysis":  # an analysis board has no clock to choose
+            self.page.select_option("#ng-clock", clock or "none")
         if scoring is not None:
             self.page.select_option("#ng-scoring", scoring)
         self.page.fill("#ng-fen", fen or "")
@@ -129,6 +145,8 @@ class Page:
     def shot(self, name):
         if self.shots:
             self.page.mouse.move(0, 0)
+            # The last move's glide (0.18 s) has ended: no piece half-way in the picture.
+            self.page.wait_for_timeout(300)
             self.page.screenshot(path=os.path.join(self.shots, f"{name}.png"))
 
     def expect_result(self, text, result):
@@ -167,7 +185,9 @@ def chess(p):
     assert first == "h1", f"the board is not turned for Black: {first}"
     p.wait_plies(1)
     reply = "e7" if p.piece_on("e7") else "d7"
-    p.move(reply, reply[0] + "5")
+    # Clicks, then magus's answer: at level 1 it may come with the page's own move.
+    p.click(reply)
+    p.click(reply[0] + "5")
     p.wait_plies(3)
     # A game to its end by clicks.
     p.new_game("chess")
@@ -200,14 +220,22 @@ def chess(p):
     assert p.piece_on("d5") is None
     # Dragging a piece.
     p.new_game("chess")
-    src = p.square("g1").bounding_box()
-    dst = p.square("f3").bounding_box()
-    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2, steps=8)
-    page.mouse.up()
+    p.drag("g1", "f3")
     p.wait_plies(1)
     assert p.last_san() == "Nf3"
+    # Dragging a piece already selected moves it.
+    p.click("g8")
+    assert p.selected() == ["g8"]
+    p.drag("g8", "f6")
+    p.wait_plies(2)
+    assert p.last_san() == "Nf6"
+    # A drop where the piece cannot go puts it back, deselected; the next drag moves it.
+    p.drag("b1", "b4")
+    expect(page.locator("#board .sq.selected")).to_have_count(0)
+    assert p.plies() == 2 and p.piece_on("b1") == "white-N"
+    p.drag("b1", "c3")
+    p.wait_plies(3)
+    assert p.last_san() == "Nc3"
     # magus plays a game to its end: a mate in one at the weakest level.
     p.new_game("chess", "engine-white", level=1, fen="6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
     p.expect_result("White wins by checkmate", "1-0")
@@ -218,11 +246,30 @@ def deathmatch(p):
     page = p.page
     # The swap-in: the Bishop, then its own square again (marked with the Magician).
     p.new_game("deathmatch")
-    p.click("c1")
+    # The Bishops that can swap are marked before they are selected.
     expect(p.square("c1").locator("img.badge")).to_be_visible()
+    expect(p.square("f1").locator("img.badge")).to_be_visible()
+    p.click("c1")
+    expect(p.square("c1").locator("img.badge.armed")).to_be_visible()
     p.click("c1")
     p.wait_plies(1)
     assert p.last_san() == "Bc1=M" and p.piece_on("c1") == "white-M"
+    # A selected Bishop dragged goes where it is dragged: never the swap-in.
+    p.new_game("deathmatch")
+    p.move("e2", "e4", "e4")
+    p.move("e7", "e5", "e5")
+    p.click("f1")
+    assert p.selected() == ["f1"]
+    p.drag("f1", "c4")
+    p.wait_plies(3)
+    assert p.last_san() == "Bc4", p.sans()
+    # After a drop on a square it cannot reach, the next drag still moves it.
+    p.drag("f8", "f6")
+    expect(page.locator("#board .sq.selected")).to_have_count(0)
+    assert p.plies() == 3
+    p.drag("f8", "c5")
+    p.wait_plies(4)
+    assert p.last_san() == "Bc5", p.sans()
     # A pawn to the 6th rank: which Magician, then High-Priestess or Telepath.
     p.new_game("deathmatch", fen="4k3/8/8/4P3/8/8/2M2M2/4K3 w - - 0 1")
     p.click("e5")
@@ -231,6 +278,8 @@ def deathmatch(p):
     choices = page.locator("#board .sq.choice").evaluate_all("xs => xs.map(x => x.dataset.square)")
     assert sorted(choices) == ["c2", "f2"], choices
     p.shot("deathmatch-choose-magician")
+    # While the choice is made, the pawn stands on the square it goes to.
+    assert p.piece_on("e6") == "white-P" and p.piece_on("e5") is None
     p.click("f2")
     assert sorted(p.chooser_choices()) == ["piece-H", "piece-T"]
     p.shot("deathmatch-choose-piece")
@@ -326,6 +375,11 @@ def magician_chess(p):
     assert sorted(targets) == ["c4", "d3", "d5", "e4"], targets
     p.click("e4")
     assert sorted(p.chooser_choices()) == ["carry", "drop"]
+    # The two choices do not look the same.
+    looks = page.locator("#chooser button.option img").evaluate_all(
+        "xs => xs.map(x => { const s = getComputedStyle(x); return s.backgroundImage + s.borderRightStyle + s.clipPath; })"
+    )
+    assert len(set(looks)) == 2, looks
     p.shot("magician-chess-spell")
     p.choose("carry")
     p.wait_plies(1)
@@ -477,7 +531,122 @@ def features(p):
     expect(page.locator("#move-list tr.result")).to_have_count(1)
 
 
+def live(p):
+    """A game against magus with the lines beside it, two tabs on one game, and the
+    promises of the panel (Backspace, the draw offer, the New game dialog)."""
+    page = p.page
+    # Analysis beside a game against magus: the game goes on, magus still answers.
+    p.new_game("chess", "engine-black", level=1)
+    page.check("#analysis-toggle")
+    expect(page.locator("#lines li").first).to_be_visible()
+    expect(page.locator("#player-bottom .name")).to_have_text("You")
+    expect(page.locator("#player-top .name")).to_contain_text("magus")
+    expect(page.locator("#resign-button")).to_be_enabled()
+    p.click("e2")
+    p.click("e4")
+    p.wait_plies(2)
+    assert p.sans()[0] == "e4"
+    assert p.state()["settings"]["black"] == "engine"
+    expect(page.locator("#lines li").first).to_be_visible()
+    page.uncheck("#analysis-toggle")
+    expect(page.locator("#analysis")).to_be_hidden()
+    # Backspace takes back (to the person's move, against magus).
+    page.keyboard.press("Backspace")
+    p.wait_plies(0)
+    # Two tabs on one game: New game in the second leaves the first one's game alone.
+    p.new_game("chess")
+    p.move("d2", "d4", "d4")
+    second = page.context.new_page()
+    second.goto(page.url)
+    second.wait_for_selector("#board .sq")
+    other = Page(second, p.url, p.shots)
+    assert other.plies() == 1
+    other.new_game("chess", "engine-white", level=1)
+    p.move("d7", "d5", "d5")
+    expect(page.locator("#notice")).to_be_hidden()
+    second.close()
+    # Browsing: the arrow keys and the move list show earlier positions; End returns.
+    page.check("#sound-toggle")
+    p.move("g1", "f3", "Nf3")
+    # The move glides to its square, with a sound.
+    assert "transform" in page.locator('#board [data-square="f3"] img.piece').evaluate("i => i.style.transition")
+    expect(page.locator("body")).to_have_attribute("data-move-sounds", "1")
+    status = page.locator("#status")
+    page.keyboard.press("ArrowLeft")
+    expect(status).to_have_attribute("data-browsing", "2")
+    assert p.piece_on("g1") == "white-N" and p.piece_on("f3") is None
+    page.keyboard.press("ArrowLeft")
+    expect(status).to_have_attribute("data-browsing", "1")
+    assert p.piece_on("d7") == "black-P" and p.piece_on("d5") is None
+    p.click("e7")
+    expect(page.locator("#board .sq.target")).to_have_count(0)
+    page.keyboard.press("ArrowRight")
+    expect(status).to_have_attribute("data-browsing", "2")
+    page.keyboard.press("End")
+    expect(status).to_have_attribute("data-browsing", "")
+    assert p.piece_on("f3") == "white-N"
+    page.locator('#move-list td.san[data-ply="1"]').click()
+    expect(status).to_have_attribute("data-browsing", "1")
+    page.locator('#move-list td.san[data-ply="3"]').click()
+    expect(status).to_have_attribute("data-browsing", "")
+    p.move("g8", "f6", "Nf6")
+    # A draw offered between two people waits for the other side.
+    page.click("#draw-button")
+    expect(page.locator("#draw-button")).to_have_text("Accept draw (Black)")
+    assert p.state()["result"] is None
+    p.move("c2", "c4", "c4")
+    expect(page.locator("#draw-button")).to_have_text("Accept draw (Black)")
+    # Black plays on: the offer is declined. White offers again, Black accepts.
+    p.move("e7", "e6", "e6")
+    expect(page.locator("#draw-button")).to_have_text("Offer draw")
+    page.click("#draw-button")
+    expect(page.locator("#draw-button")).to_have_text("Accept draw (Black)")
+    page.click("#draw-button")
+    p.expect_result("Draw by agreement", "1/2-1/2")
+    # An earlier position opens on an analysis board.
+    page.keyboard.press("Home")
+    expect(status).to_have_attribute("data-browsing", "0")
+    game_before = p.state()["id"]
+    page.click("#analyse-here")
+    page.wait_for_function("old => !location.hash.endsWith('=' + old)", arg=game_before)
+    fresh = p.state()
+    assert fresh["settings"]["analysis"] and fresh["moves"] == [], fresh["settings"]
+    assert fresh["fen"].startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"), fresh["fen"]
+    # The game left is among the saved games, and opens again from the list.
+    page.click("#games-button")
+    page.locator(f'#saved-games button[data-game="{game_before}"]').click()
+    page.wait_for_function("id => location.hash === '#game=' + id", arg=game_before)
+    assert len(p.sans()) == 6, p.sans()
+    # The New game dialog offers the Magi payoff for Magi only, a time a move only
+    # without a clock.
+    page.click("#new-game-button")
+    page.select_option("#ng-variant", "chess")
+    page.select_option("#ng-opponent", "engine-black")
+    expect(page.locator("#ng-scoring-label")).to_be_hidden()
+    page.select_option("#ng-clock", "300+3")
+    expect(page.locator("#ng-movetime-label")).to_be_hidden()
+    page.select_option("#ng-variant", "magi")
+    expect(page.locator("#ng-scoring-label")).to_be_visible()
+    page.click("#new-game-dialog .cancel")
+    # A mate found is shown as a mate, not as depth 127.
+    p.new_game("chess", "analysis", fen="6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    expect(page.locator("#lines li .score").first).to_have_text("#1")
+    expect(page.locator("#lines li .depth").first).not_to_have_text(re.compile(r"d1\d\d"))
+    # While the server does not answer, the page says so in words (not "Failed to fetch"),
+    # and goes on when it answers again.
+    page.route("**/api/**", lambda route: route.abort())
+    page.fill("#move-input", "Ra8#")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#notice")).to_contain_text("magus does not answer")
+    expect(page.locator("#notice")).not_to_contain_text("Failed to fetch")
+    page.unroute("**/api/**")
+    page.press("#move-input", "Enter")
+    p.wait_plies(1)
+    expect(page.locator("#notice")).to_be_hidden()
+
+
 SCENARIOS = {
+    "live": live,
     "chess": chess,
     "deathmatch": deathmatch,
     "deathmatch-legacy": deathmatch_legacy,
@@ -524,6 +693,7 @@ def main():
             except Exception as e:  # noqa: BLE001 - every failure is reported, then the next runs
                 failed.append(name)
                 print(f"FAILED: {name}: {type(e).__name__}: {e}")
+                import traceback; traceback.print_exc()
                 if shots:
                     page.screenshot(path=os.path.join(shots, f"failed-{name}.png"))
             context.close()

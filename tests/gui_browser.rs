@@ -18,7 +18,9 @@ use needed_tools::{can_run, works};
 
 /// The scenarios of gui_browser.py: one per built-in variant, then the board's features.
 fn scenarios() -> impl Iterator<Item = &'static str> {
-    gui_common::BUILTIN_VARIANTS.into_iter().chain(["features"])
+    gui_common::BUILTIN_VARIANTS
+        .into_iter()
+        .chain(["features", "live"])
 }
 
 fn chromium() -> String {

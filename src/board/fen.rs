@@ -15,6 +15,7 @@ use super::bitboard::Bitboard;
 use super::layout::Layout;
 use super::piece::{Color, Kind, Piece};
 use super::position::Position;
+use super::square::Square;
 use crate::variant::EnPassant;
 
 impl<B: Bitboard> Position<B> {
@@ -156,6 +157,45 @@ impl<B: Bitboard> Position<B> {
         out
     }
 
+    /// A pawn of `color` on its own first rank, where the variant's pawns can never stand:
+    /// they only move forward, none starts there, and no spell (which carries pieces) or
+    /// drop can put one there. Variants whose pawns start on that rank (Horde's) keep them.
+    fn pawn_on_first_rank(&self, color: Color, pawn: Kind) -> Option<Square> {
+        let layout = self.layout();
+        let variant = layout.variant;
+        if layout.allows_holes || variant.mechanics.drops.is_some() {
+            return None;
+        }
+        let dims = layout.dims;
+        let first = match color {
+            Color::White => 0,
+            Color::Black => dims.ranks - 1,
+        };
+        // The start position's row of that rank (FEN rows run from the last rank).
+        let rows: Vec<&str> = variant
+            .start_fen
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .split('/')
+            .collect();
+        let row = rows
+            .get((dims.ranks - 1 - first) as usize)
+            .copied()
+            .unwrap_or("");
+        let letter = variant.pieces[pawn.index()].letter;
+        let letter = match color {
+            Color::White => letter.to_ascii_uppercase(),
+            Color::Black => letter.to_ascii_lowercase(),
+        };
+        if row.contains(letter) {
+            return None;
+        }
+        self.pieces(color, pawn)
+            .squares()
+            .find(|&sq| dims.rank(sq) == first)
+    }
+
     /// Checks what a position must satisfy to be played from.
     fn check_sound(&self) -> Result<(), String> {
         let layout = self.layout();
@@ -174,6 +214,14 @@ impl<B: Bitboard> Position<B> {
                         "FEN: {} pawn on {}, its promotion rank",
                         color.name(),
                         layout.dims.name(misplaced.lowest())
+                    ));
+                }
+                if let Some(sq) = self.pawn_on_first_rank(color, pawn) {
+                    return Err(format!(
+                        "FEN: {} pawn on {}, its own first rank, where {}'s pawns never stand",
+                        color.name(),
+                        layout.dims.name(sq),
+                        layout.variant.name
                     ));
                 }
             }

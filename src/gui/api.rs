@@ -20,8 +20,9 @@ use super::record;
 use super::requests::{
     self, AnalysisRequest, Empty, LoadRequest, MoveRequest, NewGame, SideRequest,
 };
-use super::session::{Refusal, Session};
+use super::session::{Refusal, Scoring, Session};
 use super::sessions::{Sessions, truncate};
+use super::store::Store;
 use super::{assets, view};
 use crate::game::{AnyPosition, Game};
 use crate::variant::{Registry, Variant};
@@ -35,17 +36,78 @@ pub struct App {
     pub sessions: Sessions,
     /// The port the server listens on, which a request's `Host` must name.
     pub port: u16,
+    /// Where games are kept (none: in memory only).
+    pub store: Option<Arc<Store>>,
 }
 
 impl App {
-    pub fn new(registry: Registry, port: u16) -> App {
+    pub fn new(registry: Registry, port: u16, store: Option<Store>) -> App {
         let variants = registry.all().to_vec();
+        let sessions = Sessions::default();
+        let store = store.map(Arc::new);
+        if let Some(last) = store.as_ref().and_then(|s| s.ids().first().copied()) {
+            sessions.ids_after(last);
+        }
         App {
             registry,
             variants,
-            sessions: Sessions::default(),
+            sessions,
             port,
+            store,
         }
+    }
+
+    /// The game with this id: in memory, else read back from disk.
+    fn session(&self, id: &str) -> Result<Arc<Session>, Refusal> {
+        let missing = self.sessions.get(id);
+        if missing.is_ok() {
+            return missing;
+        }
+        let (Some(store), Ok(n)) = (&self.store, id.parse::<u64>()) else {
+            return missing;
+        };
+        let Some(text) = store.load(n) else {
+            return missing;
+        };
+        let restored = record::restore(&text, &self.registry).map_err(|e| {
+            Refusal::new(
+                500,
+                format!(
+                    "game {n} is kept in {} but cannot be read: {e}",
+                    store.dir().display()
+                ),
+            )
+        })?;
+        let session = self
+            .sessions
+            .insert(Session::restore(n, restored, Some(Arc::clone(store))));
+        session.begin();
+        Ok(session)
+    }
+
+    /// The games kept on disk, newest first, as the list of saved games shows them.
+    fn saved_games(&self) -> Vec<Value> {
+        let Some(store) = &self.store else {
+            return Vec::new();
+        };
+        store
+            .ids()
+            .into_iter()
+            .filter_map(|id| {
+                let text = store.load(id)?;
+                let game = crate::pgn::read_all(&text).ok()?.into_iter().next()?;
+                let tag = |name: &str| game.tag(name).unwrap_or("").to_string();
+                Some(json!({
+                    "id": id.to_string(),
+                    "variant": game.tag("Variant").unwrap_or("chess"),
+                    "white": tag("White"),
+                    "black": tag("Black"),
+                    "date": tag("Date"),
+                    "moves": game.moves.len(),
+                    "result": tag("Result"),
+                }))
+            })
+            .collect()
     }
 
     fn variant(&self, name: &str) -> Result<&'static Variant, Refusal> {
@@ -143,6 +205,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games", get(list_games).post(new_game))
         .route("/api/games/{id}", get(show_game).delete(delete_game))
         .route("/api/games/{id}/{what}", get(export).post(action))
+        .route("/api/games/{id}/ply/{ply}", get(position_at))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -150,7 +213,24 @@ pub fn router(app: Arc<App>) -> Router {
             Arc::clone(&app),
             guard,
         ))
+        .layer(axum::middleware::map_response(not_framed))
         .with_state(app)
+}
+
+/// Every answer, refusals included, forbids other sites to frame the page: a page framed
+/// out of sight could be clicked through (Resign) without the person knowing.
+async fn not_framed(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("frame-ancestors 'none'"),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    response
 }
 
 /// Refuses what a page of another site, or a rebinding of another name to this address,
@@ -306,9 +386,16 @@ async fn variants(State(app): State<Arc<App>>) -> Response {
     json_reply(StatusCode::OK, &Value::Array(list))
 }
 
+/// `games`: the ids held in memory; `saved`: every game kept on disk.
 async fn list_games(State(app): State<Arc<App>>) -> Response {
-    let ids: Vec<String> = app.sessions.ids().iter().map(u64::to_string).collect();
-    json_reply(StatusCode::OK, &json!({ "games": ids }))
+    blocking(move || {
+        let ids: Vec<String> = app.sessions.ids().iter().map(u64::to_string).collect();
+        Ok(json_reply(
+            StatusCode::OK,
+            &json!({ "games": ids, "saved": app.saved_games() }),
+        ))
+    })
+    .await
 }
 
 async fn new_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesRejection>) -> Response {
@@ -316,11 +403,22 @@ async fn new_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesRejection
         let request: NewGame = requests::parse(&body(raw)?)?;
         let settings = request.settings()?;
         let variant = app.variant(request.variant.as_deref().unwrap_or("chess"))?;
+        // The payoff is Magi's own scoring: asked for another variant, it would be dropped
+        // without a word.
+        if settings.scoring == Scoring::Magi12 && variant.name != "magi" {
+            return Err(Refusal::bad(format!(
+                "'scoring': magi-12 is the Magi payoff, for the variant magi only, not '{}'",
+                variant.name
+            )));
+        }
         let start = match &request.fen {
             Some(fen) => record::read_fen(variant, fen).map_err(Refusal::bad)?,
             None => AnyPosition::from_fen(variant, None).map_err(Refusal::bad)?,
         };
-        let session = app.sessions.add(|id| Session::new(id, start, settings));
+        let store = app.store.clone();
+        let session = app
+            .sessions
+            .add(|id| Session::new(id, start, settings, store));
         session.begin();
         Ok(json_reply(StatusCode::CREATED, &app.session_json(&session)))
     })
@@ -329,7 +427,7 @@ async fn new_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesRejection
 
 async fn show_game(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
     blocking(move || {
-        let session = app.sessions.get(&id)?;
+        let session = app.session(&id)?;
         Ok(json_reply(StatusCode::OK, &app.session_json(&session)))
     })
     .await
@@ -337,8 +435,42 @@ async fn show_game(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respo
 
 async fn delete_game(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
     blocking(move || {
-        app.sessions.remove(&id)?;
+        let missing = || Refusal::new(404, format!("no game '{}'", truncate(&id)));
+        let n: u64 = id.parse().map_err(|_| missing())?;
+        let held = app.sessions.remove(n);
+        let kept = app.store.as_ref().is_some_and(|s| s.load(n).is_some());
+        if let Some(store) = &app.store {
+            store.remove(n);
+        }
+        if !held && !kept {
+            return Err(missing());
+        }
         Ok(StatusCode::NO_CONTENT.into_response())
+    })
+    .await
+}
+
+/// `GET /api/games/{id}/ply/{n}`: the position after the game's first `n` moves.
+async fn position_at(
+    State(app): State<Arc<App>>,
+    Path((id, ply)): Path<(String, String)>,
+) -> Response {
+    blocking(move || {
+        let session = app.session(&id)?;
+        let st = session.lock();
+        let moves = st.game.moves().len();
+        let beyond = || {
+            Refusal::new(
+                404,
+                format!(
+                    "no position after move '{}': the game has {moves} moves",
+                    truncate(&ply)
+                ),
+            )
+        };
+        let n: usize = ply.parse().map_err(|_| beyond())?;
+        let position = view::position_at(&st, n).ok_or_else(beyond)?;
+        Ok(json_reply(StatusCode::OK, &position))
     })
     .await
 }
@@ -346,7 +478,7 @@ async fn delete_game(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
 /// `GET /api/games/{id}/pgn | fen | diagram.svg`.
 async fn export(State(app): State<Arc<App>>, Path((id, what)): Path<(String, String)>) -> Response {
     blocking(move || {
-        let session = app.sessions.get(&id)?;
+        let session = app.session(&id)?;
         let st = session.lock();
         let (content_type, name, text) = match what.as_str() {
             "pgn" => ("application/x-chess-pgn", "pgn", record::pgn(&st)),
@@ -397,7 +529,7 @@ async fn action(
     raw: Result<Bytes, BytesRejection>,
 ) -> Response {
     blocking(move || {
-        let session = app.sessions.get(&id)?;
+        let session = app.session(&id)?;
         let bytes = body(raw)?;
         match what.as_str() {
             "move" => {
@@ -425,7 +557,7 @@ async fn action(
                 let multipv = r.multipv.map(requests::multipv).transpose()?;
                 let on = match r.on {
                     Some(on) => on,
-                    None => session.lock().settings.analysis,
+                    None => session.lock().settings.show_lines,
                 };
                 session.set_analysis(on, multipv);
             }

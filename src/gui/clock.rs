@@ -23,6 +23,15 @@ impl Clocks {
         }
     }
 
+    /// Clocks read back with each side's time left, none running.
+    pub fn restored(left: [Duration; 2], increment: Duration) -> Clocks {
+        Clocks {
+            left,
+            increment,
+            running: None,
+        }
+    }
+
     /// The side whose clock runs.
     pub fn running(&self) -> Option<Color> {
         self.running.map(|(c, _)| c)

@@ -131,6 +131,8 @@ impl NewGame {
             movetime: Duration::from_millis(movetime),
             scoring,
             analysis: self.analysis.unwrap_or(false),
+            // An analysis board shows the lines from the start; a game, once asked.
+            show_lines: self.analysis.unwrap_or(false),
             multipv: multipv(self.multipv.unwrap_or(3))?,
         })
     }

@@ -7,6 +7,8 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 use super::api::{App, router};
+use super::connection::GuardedListener;
+use super::store::Store;
 use crate::variant::Registry;
 
 /// The port tried when none is given; if it is taken, any free port.
@@ -22,6 +24,8 @@ pub struct Options {
     /// `None`: `DEFAULT_PORT`, or any free port if that one is taken.
     pub port: Option<u16>,
     pub open_browser: bool,
+    /// The folder games are kept in (`store::default_dir` when none is given).
+    pub games: Option<std::path::PathBuf>,
 }
 
 fn bind(port: Option<u16>) -> Result<TcpListener, String> {
@@ -49,7 +53,22 @@ pub fn run(registry: Registry, options: &Options) -> Result<(), String> {
     if options.open_browser {
         open_browser(&url);
     }
-    let app = Arc::new(App::new(registry, port));
+    let store = match options.games.clone().or_else(super::store::default_dir) {
+        Some(dir) => {
+            let store = Store::open(&dir)?;
+            let _ = writeln!(out, "games are kept in {}", dir.display());
+            Some(store)
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "no folder to keep games in (no HOME): games last as long as the server"
+            );
+            None
+        }
+    };
+    let _ = out.flush();
+    let app = Arc::new(App::new(registry, port, store));
     let watched = Arc::clone(&app);
     std::thread::Builder::new()
         .name("gui-idle".into())
@@ -73,7 +92,7 @@ pub fn run(registry: Registry, options: &Options) -> Result<(), String> {
             .map_err(|e| format!("cannot start the server: {e}"))?;
         let listener = tokio::net::TcpListener::from_std(listener)
             .map_err(|e| format!("cannot start the server: {e}"))?;
-        axum::serve(listener, router(app))
+        axum::serve(GuardedListener(listener), router(app))
             .await
             .map_err(|e| format!("the server stopped: {e}"))
     })

@@ -14,6 +14,8 @@ use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
 use super::clock::Clocks;
+use super::record::{self, Restored};
+use super::store::Store;
 use super::strength;
 use crate::board::{Color, Move};
 use crate::game::outcome::{Outcome, Reason, outcome};
@@ -32,6 +34,8 @@ const PAYOFF_STALEMATE_BONUS: i32 = crate::protocol::uci::PAYOFF_STALEMATE_BONUS
 /// magus accepts a draw offer when its last search scored the game at most this much for
 /// itself, in centipawns.
 const DRAW_ACCEPT_CP: i32 = 25;
+/// The least time a move of magus against itself takes, so that a person can follow it.
+const WATCHABLE_MOVE: Duration = Duration::from_millis(700);
 
 /// A request that cannot be carried out: the HTTP status and a message for a person.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,8 +83,11 @@ pub struct Settings {
     /// magus's time per move in an untimed game.
     pub movetime: Duration,
     pub scoring: Scoring,
-    /// Analysis: the person moves for both sides and the engine shows its lines.
+    /// An analysis board: the person moves for both sides, and no clock runs.
     pub analysis: bool,
+    /// The engine's lines are shown beside the game: it analyses whenever it is not
+    /// finding its own move. The game goes on as before (players, clocks).
+    pub show_lines: bool,
     /// Lines shown in analysis.
     pub multipv: usize,
 }
@@ -108,6 +115,7 @@ pub enum Purpose {
 pub struct Search {
     pub id: u64,
     pub purpose: Purpose,
+    started: Instant,
     control: Arc<crate::search::SearchControl>,
 }
 
@@ -161,6 +169,8 @@ pub struct State {
     engine_score: Option<Score>,
     /// A message for the person (a declined draw offer).
     pub notice: Option<String>,
+    /// A draw offered between two people by this side, waiting for the other's answer.
+    pub draw_offer: Option<Color>,
     pub last_used: Instant,
     next_search: u64,
     /// The analysis was stopped because nobody asked for the game for a while.
@@ -174,6 +184,8 @@ pub struct Session {
     state: Mutex<State>,
     engine: Mutex<Option<Engine>>,
     me: Weak<Session>,
+    /// Where the game is kept after every change (none: in memory only).
+    store: Option<Arc<Store>>,
 }
 
 impl State {
@@ -203,6 +215,12 @@ impl State {
     /// Whether magus moves next: it plays the side to move and the game is not analysed.
     pub fn engine_to_move(&self) -> bool {
         !self.settings.analysis && self.settings.players[self.side().index()] == Player::Engine
+    }
+
+    /// Whether the engine should be analysing now: lines are shown, the game goes on, and
+    /// magus is not finding its own move.
+    fn analyses_now(&self) -> bool {
+        self.settings.show_lines && !self.is_over() && !self.engine_to_move()
     }
 
     /// Ends the game if the clock of the side to move has run out.
@@ -275,10 +293,14 @@ impl State {
 }
 
 impl Session {
-    pub fn new(id: u64, start: AnyPosition, settings: Settings) -> Arc<Session> {
-        let game = Game::new(start);
-        let mut state = State {
-            game,
+    pub fn new(
+        id: u64,
+        start: AnyPosition,
+        settings: Settings,
+        store: Option<Arc<Store>>,
+    ) -> Arc<Session> {
+        let restored = Restored {
+            game: Game::new(start),
             sans: Vec::new(),
             clock: settings
                 .clock
@@ -286,6 +308,20 @@ impl Session {
             settings,
             ended: None,
             offers: Vec::new(),
+            draw_offer: None,
+        };
+        Session::restore(id, restored, store)
+    }
+
+    /// A session of a game read back from disk (or just made).
+    pub fn restore(id: u64, r: Restored, store: Option<Arc<Store>>) -> Arc<Session> {
+        let mut state = State {
+            game: r.game,
+            sans: r.sans,
+            clock: r.clock,
+            settings: r.settings,
+            ended: r.ended,
+            offers: r.offers,
             outcome: None,
             epoch: 0,
             version: 0,
@@ -293,6 +329,7 @@ impl Session {
             lines: Vec::new(),
             engine_score: None,
             notice: None,
+            draw_offer: r.draw_offer,
             last_used: Instant::now(),
             next_search: 0,
             idle: false,
@@ -304,7 +341,18 @@ impl Session {
             state: Mutex::new(state),
             engine: Mutex::new(None),
             me: me.clone(),
+            store,
         })
+    }
+
+    /// Keeps the game on disk as it is now. A game that cannot be written goes on in memory,
+    /// and the server says why once.
+    fn save(&self, st: &State) {
+        let Some(store) = &self.store else { return };
+        if let Err(e) = store.save(self.id, &record::saved(st)) {
+            static SAID: std::sync::Once = std::sync::Once::new();
+            SAID.call_once(|| eprintln!("magus gui: {e}"));
+        }
     }
 
     /// The state, with the clock checked: a game whose time ran out ends here. An analysis
@@ -312,8 +360,10 @@ impl Session {
     pub fn lock(&self) -> MutexGuard<'_, State> {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         state.last_used = Instant::now();
-        state.check_time(Instant::now());
-        if std::mem::take(&mut state.idle) && state.settings.analysis && !state.is_over() {
+        if state.check_time(Instant::now()) {
+            self.save(&state);
+        }
+        if std::mem::take(&mut state.idle) && state.analyses_now() {
             self.start(&mut state, Purpose::Analysis);
         }
         state
@@ -400,6 +450,19 @@ impl Session {
             return;
         }
         st.sans.push(san);
+        // The side a draw was offered to plays on: the offer is declined.
+        if let Some(by) = st.draw_offer
+            && by != mover
+        {
+            st.draw_offer = None;
+            let fullmove = st.fullmove();
+            st.offers.push(Offer {
+                kind: OfferKind::Draw,
+                by,
+                fullmove,
+                accepted: false,
+            });
+        }
         if let Some(c) = &mut st.clock
             && !st.settings.analysis
         {
@@ -412,6 +475,13 @@ impl Session {
         let mut st = self.lock();
         if st.game.moves().is_empty() {
             return Err(Refusal::conflict("there is no move to take back"));
+        }
+        // A flag fell: taking back a move would give the loser their time back at 0:00.
+        if let Some(Ending::Time(loser)) = st.ended {
+            return Err(Refusal::conflict(format!(
+                "{} lost on time; a game lost on time cannot be taken back (start a new game)",
+                loser.name()
+            )));
         }
         let humans = st
             .settings
@@ -429,6 +499,7 @@ impl Session {
             }
         }
         st.ended = None;
+        st.draw_offer = None;
         // The clock of the side to move runs again (unless no move is left to time).
         let (side, started, analysis) =
             (st.side(), !st.game.moves().is_empty(), st.settings.analysis);
@@ -450,6 +521,7 @@ impl Session {
         st.game = game;
         st.sans = sans;
         st.ended = None;
+        st.draw_offer = None;
         st.offers.clear();
         st.engine_score = None;
         st.clock = st
@@ -459,24 +531,24 @@ impl Session {
         self.changed(&mut st);
     }
 
+    /// Shows or hides the engine's lines beside the game; the players and the clocks stay
+    /// as they are, and a search for magus's own move goes on undisturbed.
     pub fn set_analysis(&self, on: bool, multipv: Option<usize>) {
         let mut st = self.lock();
-        st.settings.analysis = on;
+        st.settings.show_lines = on;
         if let Some(k) = multipv {
             st.settings.multipv = k;
         }
-        let now = Instant::now();
-        let over = st.is_over();
-        let side = st.side();
-        let started = !st.game.moves().is_empty();
-        if let Some(c) = &mut st.clock {
-            if on || over {
-                c.pause(now);
-            } else if started {
-                c.start(side, now);
-            }
+        st.version += 1;
+        let moving = st
+            .search
+            .as_ref()
+            .is_some_and(|s| s.purpose == Purpose::Move);
+        if moving {
+            self.save(&st);
+        } else {
+            self.changed(&mut st);
         }
-        self.changed(&mut st);
     }
 
     /// `side` resigns (by default the person's side, or the side to move between two people).
@@ -502,8 +574,9 @@ impl Session {
         Ok(())
     }
 
-    /// A draw offer: between two people it is agreed at once; magus accepts when its last
-    /// score is not in its favour.
+    /// A draw offer. Between two people it waits for the other side, who accepts by offering
+    /// a draw in turn (or declines by playing on); magus accepts at once when its last score
+    /// is not in its favour.
     pub fn offer_draw(&self, side: Option<Color>) -> Result<(), Refusal> {
         let mut st = self.lock();
         st.still_on()?;
@@ -511,6 +584,30 @@ impl Session {
         let engine_side = !by;
         let against_engine =
             !st.settings.analysis && st.settings.players[engine_side.index()] == Player::Engine;
+        if !against_engine {
+            match st.draw_offer {
+                Some(offerer) if offerer == by => {
+                    return Err(Refusal::conflict(format!(
+                        "{} has already offered a draw; {} may accept it",
+                        by.name(),
+                        (!by).name()
+                    )));
+                }
+                Some(_) => st.draw_offer = None,
+                None => {
+                    st.draw_offer = Some(by);
+                    st.notice = Some(format!(
+                        "{} offers a draw: {} accepts with Accept draw, or declines by playing on",
+                        by.name(),
+                        (!by).name()
+                    ));
+                    st.version += 1;
+                    self.save(&st);
+                    return Ok(());
+                }
+            }
+        }
+        let by = if against_engine { by } else { !by };
         let accepted = !against_engine
             || matches!(st.engine_score, Some(Score::Centipawns(cp)) if cp <= DRAW_ACCEPT_CP)
             || matches!(st.engine_score, Some(Score::Mate(n)) if n < 0);
@@ -527,6 +624,7 @@ impl Session {
         } else {
             st.notice = Some("magus declines the draw offer".into());
             st.version += 1;
+            self.save(&st);
         }
         Ok(())
     }
@@ -545,6 +643,7 @@ impl Session {
 
     /// The game ended outside the rules of play: the engine stops, the clocks too.
     fn finished(&self, st: &mut State) {
+        st.draw_offer = None;
         if let Some(search) = st.search.take() {
             search.control.stop();
         }
@@ -552,6 +651,7 @@ impl Session {
             c.pause(Instant::now());
         }
         st.version += 1;
+        self.save(st);
     }
 
     /// The position changed (or what the engine should do did): the search under way stops,
@@ -565,16 +665,19 @@ impl Session {
         if let Some(search) = st.search.take() {
             search.control.stop();
         }
+        if st.is_over()
+            && let Some(c) = &mut st.clock
+        {
+            c.pause(Instant::now());
+        }
+        self.save(st);
         if st.is_over() {
-            if let Some(c) = &mut st.clock {
-                c.pause(Instant::now());
-            }
             return;
         }
-        if st.settings.analysis {
-            self.start(st, Purpose::Analysis);
-        } else if st.engine_to_move() {
+        if st.engine_to_move() {
             self.start(st, Purpose::Move);
+        } else if st.analyses_now() {
+            self.start(st, Purpose::Analysis);
         }
     }
 
@@ -624,6 +727,7 @@ impl Session {
         st.search = Some(Search {
             id,
             purpose,
+            started: Instant::now(),
             control,
         });
     }
@@ -658,6 +762,22 @@ impl Session {
     /// Search `id` ended (on the engine's thread): magus plays its move if the game still
     /// waits for it.
     fn done(&self, id: u64, result: SearchResult) {
+        // magus against itself at a low level would play a game faster than anyone can
+        // watch: each move takes at least `WATCHABLE_MOVE` (on the engine's own thread,
+        // with no lock held).
+        let wait = {
+            let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            let both_engines = st.settings.players == [Player::Engine; 2];
+            match st.search.as_ref().filter(|s| s.id == id) {
+                Some(s) if both_engines && s.purpose == Purpose::Move => {
+                    WATCHABLE_MOVE.saturating_sub(s.started.elapsed())
+                }
+                _ => Duration::ZERO,
+            }
+        };
+        if !wait.is_zero() {
+            std::thread::sleep(wait);
+        }
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let Some(search) = st.search.as_ref().filter(|s| s.id == id) else {
             return;

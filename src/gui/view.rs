@@ -181,6 +181,26 @@ fn board<B: Bitboard>(p: &Position<B>, last: Option<Move>) -> Value {
     })
 }
 
+/// The position after the first `ply` moves of the game, for browsing it: its board with
+/// the move that led there, its FEN and the side to move. `None` past the game's end.
+pub fn position_at(st: &State, ply: usize) -> Option<Value> {
+    let moves = st.game.moves();
+    if ply > moves.len() {
+        return None;
+    }
+    let mut p = *st.game.start();
+    for &m in &moves[..ply] {
+        p = p.after(m);
+    }
+    let last = ply.checked_sub(1).map(|i| moves[i]);
+    Some(json!({
+        "ply": ply,
+        "fen": p.to_fen(),
+        "side": color_name(with_position!(&p, q => q.side())),
+        "board": with_position!(&p, q => board(q, last)),
+    }))
+}
+
 fn score(s: Score) -> Value {
     match s {
         Score::Centipawns(cp) => json!({"cp": cp}),
@@ -295,6 +315,7 @@ pub fn session(session: &Session, st: &mut State, variant_index: usize) -> Value
             "movetime_ms": s.movetime.as_millis() as u64,
             "scoring": match s.scoring { Scoring::Standard => "standard", Scoring::Magi12 => "magi-12" },
             "analysis": s.analysis,
+            "show_lines": s.show_lines,
             "multipv": s.multipv,
         },
         "to_move": if st.is_over() { "nobody" } else if st.engine_to_move() { "engine" } else { "human" },
@@ -306,5 +327,6 @@ pub fn session(session: &Session, st: &mut State, variant_index: usize) -> Value
             "lines": lines,
         },
         "notice": st.notice,
+        "draw_offer": st.draw_offer.filter(|_| !st.is_over()).map(color_name),
     })
 }

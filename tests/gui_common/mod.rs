@@ -5,7 +5,9 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -23,6 +25,22 @@ pub const BUILTIN_VARIANTS: [&str; 6] = [
 pub struct Server {
     child: Child,
     pub port: u16,
+    /// The folder its games are kept in.
+    pub games: PathBuf,
+    /// Made for this server alone, and removed with it.
+    own_games: bool,
+}
+
+/// A folder of games for one server of the tests (never the user's own).
+pub fn games_folder() -> PathBuf {
+    static COUNT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "magus-gui-games-{}-{}",
+        std::process::id(),
+        COUNT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
 }
 
 impl Server {
@@ -33,8 +51,18 @@ impl Server {
 
     /// The same, with more arguments (`--variant-path ...`).
     pub fn start_with(extra: &[&str]) -> Server {
+        let mut server = Server::start_in(&games_folder(), extra);
+        server.own_games = true;
+        server
+    }
+
+    /// A server that keeps its games in `games` (which outlives it: a server started
+    /// again in the same folder reopens them).
+    pub fn start_in(games: &Path, extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_magus"))
             .args(["gui", "--port", "0", "--no-browser"])
+            .arg("--games")
+            .arg(games)
             .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -54,7 +82,12 @@ impl Server {
             .strip_prefix("http://127.0.0.1:")
             .unwrap_or_else(|| panic!("the server is not on 127.0.0.1: {url}"));
         let port = rest.trim_end_matches('/').parse().expect("a port");
-        Server { child, port }
+        Server {
+            child,
+            port,
+            games: games.to_path_buf(),
+            own_games: false,
+        }
     }
 
     pub fn url(&self) -> String {
@@ -180,6 +213,9 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if self.own_games {
+            let _ = std::fs::remove_dir_all(&self.games);
+        }
     }
 }
 

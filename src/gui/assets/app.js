@@ -12,6 +12,9 @@ const S = {
   flipped: false,
   selected: null,      // the square whose moves are shown
   step: null,          // a choice of squares under way: {squares, prompt, pick(square)}
+  pending: null,       // the move being chosen, drawn on its target meanwhile: {from, to}
+  browse: null,        // an earlier position shown instead of the game's: {ply, fen, side, board}
+  droppedOn: null,     // the square a piece was just dropped on (not animated again)
   drag: null,          // a piece being dragged: {from, x, y, started}
   receivedAt: 0,       // when the game was last received (for the clocks)
   pollTimer: null,
@@ -40,8 +43,14 @@ async function api(method, path, body) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(path, options);
-  const text = await response.text();
+  let response, text;
+  try {
+    response = await fetch(path, options);
+    text = await response.text();
+  } catch (_) {
+    // The browser's own words ("Failed to fetch") say nothing to a person.
+    throw new Error("magus does not answer: the server has stopped or is restarting. Start `magus gui` again; saved games come back.");
+  }
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (_) { data = { error: text }; }
   if (!response.ok) throw new Error((data && data.error) || `${response.status} ${response.statusText}`);
@@ -55,16 +64,93 @@ function gamePath(suffix = "") {
 function setGame(game) {
   const changedGame = !S.game || S.game.id !== game.id;
   const newPosition = changedGame || S.game.fen !== game.fen || S.game.moves.length !== game.moves.length;
+  const oneMoveMore = !changedGame && game.moves.length === S.game.moves.length + 1;
+  if (changedGame || (S.browse && S.browse.ply >= game.moves.length)) S.browse = null;
   S.game = game;
   S.receivedAt = performance.now();
   if (newPosition) {
     S.selected = null;
     S.step = null;
+    S.pending = null;
     closeChooser();
+    // An error was about a position that is gone: a later good move clears it.
+    if ($("#notice").dataset.kind === "error") showNotice("", false);
   }
   if (changedGame) history.replaceState(null, "", `#game=${game.id}`);
   render();
+  if (oneMoveMore) {
+    const last = game.board.last;
+    if (!S.browse && last && S.droppedOn !== last.to) animateMove(last.from, last.to);
+    moveSound();
+  }
+  S.droppedOn = null;
   schedulePoll();
+}
+
+// The piece of the move just made glides from its square to its new one (a dragged piece
+// is already there).
+function animateMove(from, to) {
+  const a = document.querySelector(`#board [data-square="${from}"]`);
+  const b = document.querySelector(`#board [data-square="${to}"]`);
+  const img = b && b.querySelector("img.piece");
+  if (!a || !img || from === to) return;
+  const ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
+  img.style.transition = "none";
+  img.style.transform = `translate(${ra.left - rb.left}px, ${ra.top - rb.top}px)`;
+  img.getBoundingClientRect();
+  img.style.transition = "transform 0.18s ease-out";
+  img.style.transform = "";
+  img.classList.add("moving");
+  setTimeout(() => img.classList.remove("moving"), 200);
+}
+
+// A short click for every move, when Sound is ticked (kept in the browser for next time).
+function moveSound() {
+  if (!$("#sound-toggle").checked) return;
+  try {
+    const ctx = S.audio || (S.audio = new AudioContext());
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 520;
+    gain.gain.setValueAtTime(0.15, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.12);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.12);
+    document.body.dataset.moveSounds = String((Number(document.body.dataset.moveSounds) || 0) + 1);
+  } catch (_) { /* no sound here: the game goes on */ }
+}
+
+// ---------------------------------------------------------------- browsing the game
+
+function shownPly() { return S.browse ? S.browse.ply : S.game.moves.length; }
+
+function shownBoard() { return S.browse ? S.browse.board : S.game.board; }
+
+// Shows the position after the first `ply` moves; the last one is the game itself.
+async function browseTo(ply) {
+  const g = S.game;
+  if (!g) return;
+  ply = Math.max(0, Math.min(g.moves.length, ply));
+  S.selected = null;
+  S.step = null;
+  S.pending = null;
+  closeChooser();
+  if (ply === g.moves.length) { S.browse = null; render(); return; }
+  try {
+    const position = await api("GET", gamePath(`/ply/${ply}`));
+    if (S.game && S.game.id === g.id) { S.browse = position; render(); }
+  } catch (e) {
+    showNotice(e.message, true);
+  }
+}
+
+// An analysis board from the position browsed (the game stays among the saved games).
+function analyseHere() {
+  const g = S.game;
+  startGame({ variant: g.variant, white: "human", black: "human", analysis: true,
+    multipv: parseInt($("#multipv-select").value, 10), fen: S.browse.fen })
+    .catch((e) => showNotice(e.message, true));
 }
 
 function schedulePoll() {
@@ -133,7 +219,7 @@ function parseSquare(name) {
 
 function canMove() {
   const g = S.game;
-  return g && !g.result && g.to_move === "human";
+  return g && !S.browse && !g.result && g.to_move === "human";
 }
 
 function movesFrom(square) {
@@ -154,22 +240,31 @@ function sizeBoard(files, ranks, trays) {
 
 function renderBoard() {
   const g = S.game;
-  const b = g.board;
+  const b = shownBoard();
   const board = $("#board");
   board.style.setProperty("--files", b.files);
   board.style.setProperty("--ranks", b.ranks);
   sizeBoard(b.files, b.ranks, b.reserves.length > 0);
   const pieces = new Map(b.pieces.map((p) => [p.square, p]));
+  // While the person chooses (a promotion, a Magician, carry or drop), the piece stands on
+  // the square it goes to.
+  const pending = S.pending && pieces.get(S.pending.from);
+  if (pending && S.pending.from !== S.pending.to) {
+    pieces.delete(S.pending.from);
+    pieces.set(S.pending.to, pending);
+  }
+  // The pieces that can turn into another on their own square (Deathmatch's swap-in),
+  // marked before they are selected.
+  const swaps = new Map();
+  for (const m of canMove() ? g.legal : []) {
+    if (m.from === m.to && m.piece) swaps.set(m.from, m.piece.kind);
+  }
   const holes = new Set(b.holes);
   const last = new Set();
   if (b.last) { last.add(b.last.from); last.add(b.last.to); if (b.last.aux) last.add(b.last.aux); }
   const targets = new Map();
-  let swapBadge = null;
   if (S.selected) {
-    for (const m of movesFrom(S.selected)) {
-      targets.set(m.to, m);
-      if (m.from === m.to && m.piece) swapBadge = m.piece.kind;
-    }
+    for (const m of movesFrom(S.selected)) targets.set(m.to, m);
   }
   const choices = new Set(S.step ? S.step.squares : []);
   const cells = [];
@@ -198,8 +293,10 @@ function renderBoard() {
           "data-piece": `${p.color}-${p.letter}`, draggable: "false",
         }));
       }
-      if (S.selected === name && swapBadge !== null) {
-        cell.append(el("img", { class: "badge", src: pieceUrl(g.side, swapBadge), alt: "swap", title: `click again: becomes a ${pieceName(swapBadge)}` }));
+      if (swaps.has(name) && !(S.drag && S.drag.started && S.drag.from === name)) {
+        const kind = swaps.get(name);
+        const how = S.selected === name ? "click again" : "click it twice";
+        cell.append(el("img", { class: "badge" + (S.selected === name ? " armed" : ""), src: pieceUrl(g.side, kind), alt: "swap", title: `${how}: becomes a ${pieceName(kind)}` }));
       }
       cells.push(cell);
     }
@@ -215,7 +312,7 @@ function renderBoard() {
 function renderTrays() {
   const g = S.game;
   const top = S.flipped ? "white" : "black";
-  const make = (color) => g.board.reserves
+  const make = (color) => shownBoard().reserves
     .filter((r) => r.color === color)
     .map((r) => el("div", { class: "tray", "data-color": r.color, "data-carrier": r.square,
         title: `${cap(r.color)}'s ${pieceName(r.carrier)} on ${r.square} holds: ${r.holds.map(pieceName).join(", ") || "nothing"}` },
@@ -224,6 +321,8 @@ function renderTrays() {
   $("#trays-top").replaceChildren(...make(top));
   $("#trays-bottom").replaceChildren(...make(top === "white" ? "black" : "white"));
 }
+
+function other(color) { return color === "white" ? "black" : "white"; }
 
 function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
 
@@ -300,6 +399,11 @@ function scoreText(line) {
   return (v > 0 ? "+" : "") + v.toFixed(2);
 }
 
+// A search that has proved a mate reports the deepest depth it allows (127): no depth a
+// person can read; the mate's length says it all.
+const MATE_DEPTH = 100;
+function depthText(line) { return line.depth >= MATE_DEPTH ? "mate" : `d${line.depth}`; }
+
 function numberedLine(sans) {
   const g = S.game;
   let num = g.start_fullmove + Math.floor((g.moves.length + (g.start_side === "black" ? 1 : 0)) / 2);
@@ -320,6 +424,17 @@ function renderStatus() {
   const status = $("#status");
   status.replaceChildren();
   status.dataset.result = g.result ? g.result.result : "";
+  if (S.browse) {
+    const ply = S.browse.ply;
+    const where = ply === 0 ? "the start" : `move ${ply} (${g.moves[ply - 1].san})`;
+    status.textContent = `Looking at the position after ${where} · → or End: back to the game`;
+    const here = el("button", { type: "button", class: "analyse-here", id: "analyse-here", text: "Analyse from here" });
+    here.addEventListener("click", analyseHere);
+    status.append(here);
+    status.dataset.browsing = String(ply);
+    return;
+  }
+  status.dataset.browsing = "";
   if (S.step) {
     status.textContent = S.step.prompt;
   } else if (g.result) {
@@ -353,18 +468,21 @@ function renderMoves() {
       rows.push(row);
       if (!white) row.append(el("td", { class: "san", text: "…" }));
     }
-    row.append(el("td", { class: "san" + (i === g.moves.length - 1 ? " current" : ""), "data-ply": String(i + 1), text: m.san }));
+    const cell = el("td", { class: "san" + (i === g.moves.length - 1 ? " current" : "") + (S.browse && i === S.browse.ply - 1 ? " shown" : ""), "data-ply": String(i + 1), text: m.san, title: "show this position" });
+    cell.addEventListener("click", () => browseTo(i + 1));
+    row.append(cell);
     if (!white) num++;
   });
   if (g.result) rows.push(el("tr", { class: "result" }, el("td", { colspan: "3", text: g.result.result.replace("1/2-1/2", "½-½") })));
   body.replaceChildren(...rows);
   const box = $("#move-list-box");
-  box.scrollTop = box.scrollHeight;
+  if (!S.browse) box.scrollTop = box.scrollHeight;
 }
 
 function renderAnalysis() {
   const g = S.game;
-  const on = g.settings.analysis;
+  // The lines are shown beside the game: the game goes on, magus still plays its side.
+  const on = g.settings.show_lines;
   $("#analysis").hidden = !on;
   $("#eval-bar").hidden = !on;
   $("#analysis-toggle").checked = on;
@@ -374,7 +492,8 @@ function renderAnalysis() {
   const best = lines[0];
   if (best) {
     const d = lines.reduce((a, l) => Math.max(a, l.depth), 0);
-    $("#analysis-head").textContent = `depth ${d} · ${(best.nodes / 1000).toFixed(0)}k nodes · ${(best.nps / 1000).toFixed(0)}k nodes/s` + (g.engine.analysing ? "" : " · stopped");
+    const whose = g.engine.thinking ? `magus's own search for its move (level ${g.settings.level}) · ` : "";
+    $("#analysis-head").textContent = whose + (d >= MATE_DEPTH ? "mate found" : `depth ${d}`) + ` · ${(best.nodes / 1000).toFixed(0)}k nodes · ${(best.nps / 1000).toFixed(0)}k nodes/s` + (g.engine.analysing || g.engine.thinking ? "" : " · stopped");
   } else {
     $("#analysis-head").textContent = g.result ? "the game is over" : "magus is starting…";
   }
@@ -382,7 +501,7 @@ function renderAnalysis() {
     const parts = numberedLine(l.san);
     const li = el("li", { "data-multipv": String(l.multipv) },
       el("span", { class: "score", text: scoreText(l) }),
-      el("span", { class: "depth", text: `d${l.depth}` }));
+      el("span", { class: "depth", text: depthText(l) }));
     let first = true;
     for (const p of parts) {
       if (/^\d+[.…]$/.test(p)) { li.append(document.createTextNode(` ${p}`)); continue; }
@@ -418,6 +537,10 @@ function renderButtons() {
   $("#undo-button").disabled = g.moves.length === 0;
   $("#stop-button").disabled = !g.engine.thinking;
   $("#draw-button").disabled = !!g.result || s.analysis || humans === 0;
+  // Between two people an offer waits for the other side's answer.
+  const offer = g.draw_offer;
+  $("#draw-button").textContent = offer ? `Accept draw (${cap(other(offer))})` : "Offer draw";
+  $("#draw-button").dataset.offer = offer || "";
   $("#resign-button").disabled = !!g.result || s.analysis || humans === 0;
   $("#move-input").disabled = !canMove();
   $("#fen-field").value = g.fen;
@@ -446,6 +569,7 @@ async function play(m) {
   S.busy = true;
   S.selected = null;
   S.step = null;
+  S.pending = null;
   closeChooser();
   try {
     await act("POST", "/move", { move: m.wire, ply: S.game.moves.length });
@@ -456,6 +580,7 @@ async function play(m) {
 
 function cancelChoice() {
   S.step = null;
+  S.pending = null;
   closeChooser();
   render();
 }
@@ -474,12 +599,12 @@ function chooserKeys(e) {
   if (n >= 1 && n <= chooserOptions.length) { e.preventDefault(); e.stopPropagation(); chooserOptions[n - 1].pick(); }
 }
 
-// Shows options beside `square`: each {label, image?, choice, pick()}.
+// Shows options beside `square`: each {label, image?, kind?, choice, pick()}.
 function choose(square, prompt, options) {
   const c = $("#chooser");
   chooserOptions = options;
   const buttons = options.map((o, i) => {
-    const b = el("button", { type: "button", class: "option", "data-choice": o.choice, title: o.title || o.label },
+    const b = el("button", { type: "button", class: "option" + (o.kind ? ` ${o.kind}` : ""), "data-choice": o.choice, title: o.title || o.label },
       o.image ? el("img", { src: o.image, alt: o.label }) : null,
       el("span", { text: o.label }),
       el("span", { class: "key", text: String(i + 1) }));
@@ -519,8 +644,11 @@ function decide(cands, anchor) {
   if (kinds.every((k) => k === "spell-carry" || k === "spell-drop")) {
     const target = g.board.pieces.find((p) => p.square === cands[0].to);
     const what = target ? `the ${target.color} ${target.name} on ${cands[0].to}` : cands[0].to;
+    // Both show the piece; carry with it beside the hole's square, drop with it sinking into
+    // a pit (style.css), so that the two pictures differ.
     choose(anchor, `Spell on ${what}:`, cands.map((m) => ({
-      label: m.kind === "spell-carry" ? "Carry" : "Drop",
+      label: m.kind === "spell-carry" ? `Carry to ${m.from}` : "Drop into the hole",
+      kind: m.kind,
       title: m.kind === "spell-carry" ? `carry ${what} to the hole's square ${m.from} (${m.san})` : `drop ${what} into the hole (${m.san})`,
       image: target ? pieceUrl(target.color, target.kind) : null,
       choice: m.kind === "spell-carry" ? "carry" : "drop",
@@ -582,10 +710,15 @@ function tryMove(from, to) {
   if (!cands.length) cands = mine.filter((m) => m.kind === "castle" && m.rook === to);
   if (!cands.length) return false;
   S.selected = null;
+  S.pending = { from, to: cands[0].to };
   decide(cands, to);
   return true;
 }
 
+// A press on a square. A press on the selected square does nothing yet: it may become a drag
+// of that piece, which must move it, and only a click (a release without a drag) counts as
+// "the second click on its own square" (Deathmatch's swap-in). Gives whether the pressed
+// piece may be dragged.
 function pressSquare(square) {
   if (S.step) {
     if (S.step.squares.includes(square)) {
@@ -598,11 +731,31 @@ function pressSquare(square) {
     return false;
   }
   closeChooser();
+  if (S.selected === square) return true;
   if (S.selected && tryMove(S.selected, square)) return false;
-  if (S.selected === square) { S.selected = null; render(); return false; }
   if (movesFrom(square).length) { S.selected = square; render(); return true; }
   if (S.selected) { S.selected = null; render(); }
   return false;
+}
+
+// A release on the square it was pressed on, without a drag: a click. On a piece that was
+// already selected, the second click plays its move to its own square (the swap-in) if it
+// has one, else deselects it.
+function clickSelected(square, wasSelected) {
+  if (!wasSelected || S.selected !== square) return;
+  if (tryMove(square, square)) return;
+  S.selected = null;
+  render();
+}
+
+// A dragged piece let go over `to` (null: off the board). Only the move dragged is played;
+// a drop where the piece has no move puts it back, deselected, so the next drag starts
+// afresh. A drop back on its own square keeps it selected, as a click would.
+function dropPiece(from, to) {
+  S.droppedOn = to;
+  if (to && to !== from && tryMove(from, to)) return;
+  if (to !== from) S.selected = null;
+  render();
 }
 
 function squareAt(x, y) {
@@ -619,9 +772,14 @@ function setupBoardInput() {
     if (!cell) return;
     e.preventDefault();
     const square = cell.dataset.square;
-    const selected = pressSquare(square);
+    const wasSelected = S.selected === square && !S.step;
+    const draggable = pressSquare(square);
     const piece = S.game.board.pieces.some((p) => p.square === square);
-    S.drag = selected && piece ? { from: square, x: e.clientX, y: e.clientY, started: false } : null;
+    S.drag = draggable && piece
+      ? { from: square, x: e.clientX, y: e.clientY, started: false, wasSelected }
+      : null;
+    // Nothing to drag (a spell's hole): the press is the click.
+    if (!S.drag && wasSelected) clickSelected(square, true);
   });
   window.addEventListener("pointermove", (e) => {
     const d = S.drag;
@@ -640,15 +798,16 @@ function setupBoardInput() {
       ghost.style.top = `${e.clientY - half}px`;
     }
   });
-  window.addEventListener("pointerup", (e) => {
+  const release = (e) => {
     const d = S.drag;
     S.drag = null;
-    if (!d || !d.started) return;
+    if (!d) return;
+    if (!d.started) { clickSelected(d.from, d.wasSelected); return; }
     $("#drag-ghost")?.remove();
-    const to = squareAt(e.clientX, e.clientY);
-    if (to && to !== d.from && tryMove(d.from, to)) return;
-    render();
-  });
+    dropPiece(d.from, e.type === "pointercancel" ? null : squareAt(e.clientX, e.clientY));
+  };
+  window.addEventListener("pointerup", release);
+  window.addEventListener("pointercancel", release);
 }
 
 // ---------------------------------------------------------------- dialogs and buttons
@@ -708,10 +867,10 @@ function newGameRequest() {
   return request;
 }
 
+// The game left behind is not deleted: another tab may show it, and it stays among the
+// saved games.
 async function startGame(request) {
-  const old = S.game;
   const game = await api("POST", "/api/games", request);
-  if (old) api("DELETE", `/api/games/${old.id}`).catch(() => {});
   // The person sits on their own side: Black at the bottom when they play Black alone.
   S.flipped = request.white === "engine" && request.black === "human";
   showNotice("", false);
@@ -744,6 +903,7 @@ function setupDialogs() {
     summary: "The first game is loaded; its Variant tag chooses the variant.",
   });
   $("#setup-button").addEventListener("click", () => setUp(S.game.fen));
+  $("#games-button").addEventListener("click", openSavedGames);
   $("#import-button").addEventListener("click", () => importPgn(""));
 }
 
@@ -777,17 +937,56 @@ function loadDialog({ name, title, summary, rows, button }) {
   };
 }
 
+// The games kept on disk, newest first; one click opens one here.
+async function openSavedGames() {
+  const list = $("#saved-games");
+  list.replaceChildren();
+  $("#games-dialog").showModal();
+  let saved;
+  try {
+    saved = (await api("GET", "/api/games")).saved;
+  } catch (e) {
+    list.append(el("li", { class: "error", text: e.message }));
+    return;
+  }
+  if (!saved.length) list.append(el("li", { text: "No game is kept yet (or the server keeps none: see its first lines)." }));
+  for (const s of saved) {
+    const open = el("button", { type: "button", "data-game": s.id, text: "Open" });
+    open.addEventListener("click", () => { $("#games-dialog").close(); openGame(s.id); });
+    const result = s.result === "*" ? "going on" : s.result.replace("1/2-1/2", "½-½");
+    list.append(el("li", { class: S.game && S.game.id === s.id ? "current" : null },
+      el("span", { text: `#${s.id} · ${s.variant} · ${s.white} – ${s.black} · ${s.moves} moves · ${result} · ${s.date}` }), open));
+  }
+}
+
+async function openGame(id) {
+  try {
+    const game = await api("GET", `/api/games/${id}`);
+    S.flipped = game.settings.white === "engine" && game.settings.black === "human";
+    setGame(game);
+    return true;
+  } catch (e) {
+    showNotice(e.message, true);
+    return false;
+  }
+}
+
 async function copyText(text) {
   try { await navigator.clipboard.writeText(text); showNotice("copied", false); }
   catch (_) { showNotice("the browser did not allow copying; select the text instead", true); }
 }
 
+function takeBack() { return act("POST", "/undo", {}); }
+
 function setupButtons() {
   $("#flip-button").addEventListener("click", () => { S.flipped = !S.flipped; render(); });
-  $("#undo-button").addEventListener("click", () => act("POST", "/undo", {}));
+  $("#undo-button").addEventListener("click", takeBack);
   $("#stop-button").addEventListener("click", () => act("POST", "/stop", {}));
   $("#resign-button").addEventListener("click", () => { if (confirm("Resign this game?")) act("POST", "/resign", {}); });
-  $("#draw-button").addEventListener("click", () => act("POST", "/draw", {}));
+  $("#draw-button").addEventListener("click", () => {
+    const offer = S.game.draw_offer;
+    act("POST", "/draw", offer ? { side: other(offer) } : {});
+  });
   $("#analysis-toggle").addEventListener("change", (e) => act("POST", "/analysis", { on: e.target.checked, multipv: parseInt($("#multipv-select").value, 10) }));
   $("#multipv-select").addEventListener("change", (e) => act("POST", "/analysis", { multipv: parseInt(e.target.value, 10) }));
   $("#copy-fen-button").addEventListener("click", () => copyText(S.game.fen));
@@ -803,17 +1002,26 @@ function setupButtons() {
     if (await act("POST", "/move", { move: text, ply: S.game.moves.length })) input.value = "";
   });
   document.addEventListener("keydown", (e) => {
-    const typing = e.target.closest && e.target.closest("input, textarea, select, dialog");
+    // Keys go to the board unless the person is typing (a tick box takes no text).
+    const typing = e.target.closest && e.target.closest("input:not([type=checkbox]), textarea, select, dialog");
     if (e.key === "Escape") {
       if (S.selected || S.step) { S.selected = null; cancelChoice(); }
       return;
     }
     if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.key === "f") { S.flipped = !S.flipped; render(); }
+    else if (e.key === "Backspace") { e.preventDefault(); if (!$("#undo-button").disabled) takeBack(); }
+    else if (e.key === "ArrowLeft") { e.preventDefault(); browseTo(shownPly() - 1); }
+    else if (e.key === "ArrowRight") { e.preventDefault(); browseTo(shownPly() + 1); }
+    else if (e.key === "Home") { e.preventDefault(); browseTo(0); }
+    else if (e.key === "End") { e.preventDefault(); browseTo(S.game.moves.length); }
     else if (e.key === "n") openNewGame();
     else if (e.key === "/" ) { e.preventDefault(); $("#move-input").focus(); }
   });
   window.addEventListener("resize", () => { if (S.game) renderBoard(); });
+  const sound = $("#sound-toggle");
+  sound.checked = localStorage.getItem("magus-sound") === "on";
+  sound.addEventListener("change", () => localStorage.setItem("magus-sound", sound.checked ? "on" : "off"));
   setInterval(renderClocks, 100);
 }
 
@@ -828,16 +1036,15 @@ async function main() {
     return;
   }
   fillVariants($("#ng-variant"));
+  window.addEventListener("hashchange", () => {
+    const id = /game=(\d+)/.exec(location.hash);
+    if (id && (!S.game || S.game.id !== id[1])) openGame(id[1]);
+  });
   const wanted = /game=(\d+)/.exec(location.hash);
-  if (wanted) {
-    try {
-      const game = await api("GET", `/api/games/${wanted[1]}`);
-      S.flipped = game.settings.white === "engine" && game.settings.black === "human";
-      setGame(game);
-      return;
-    } catch (_) { /* gone: start a new one */ }
-  }
+  if (wanted && await openGame(wanted[1])) return;
   await startGame({ variant: "chess", white: "human", black: "engine", level: 8 });
+  // Said after the new game is shown, so that its notice is not cleared at once.
+  if (wanted) showNotice(`game ${wanted[1]} is not kept here (deleted, or kept in another folder); this is a new game`, true);
 }
 
 main();
