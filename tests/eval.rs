@@ -830,7 +830,8 @@ fn a_safe_check_adds_to_the_attack() {
 }
 
 /// A Knight on d4 attacks the Rook on c6; on e4 it does not (d4 and e4 are alike to its
-/// placement). Then a Black pawn on c5 attacks the Knight on d4, not on e4.
+/// placement). Then a Black pawn on c5 attacks the Knight on d4, not on e4 (with a White pawn
+/// besides: a lone Knight ahead is scaled to a draw, `eval/endgame.rs`).
 #[test]
 fn a_threat_scores_for_the_threatening_side() {
     let threat = white_to_move("chess", "7k/8/2r5/8/3N4/8/8/6K1 w - - 0 1");
@@ -839,8 +840,8 @@ fn a_threat_scores_for_the_threatening_side() {
     assert_differ_only_in(&threat, &none, &["Threats"]);
     assert!(threat.whole > none.whole);
 
-    let threatened = white_to_move("chess", "7k/8/8/2p5/3N4/8/8/6K1 w - - 0 1");
-    let none = white_to_move("chess", "7k/8/8/2p5/4N3/8/8/6K1 w - - 0 1");
+    let threatened = white_to_move("chess", "7k/8/8/2p5/3N4/8/7P/6K1 w - - 0 1");
+    let none = white_to_move("chess", "7k/8/8/2p5/4N3/8/7P/6K1 w - - 0 1");
     assert!(threatened.black("Threats") > none.black("Threats"));
     assert_differ_only_in(&threatened, &none, &["Threats"]);
     assert!(threatened.whole < none.whole);
@@ -849,8 +850,9 @@ fn a_threat_scores_for_the_threatening_side() {
 #[test]
 fn a_centralised_knight_scores_higher_than_one_on_the_rim() {
     // Hand-set weights: the fitted ones count the Knight's squares under safe mobility too.
-    let centre = white_to_move_handset("chess", "7k/8/8/8/3N4/8/8/6K1 w - - 0 1");
-    let rim = white_to_move_handset("chess", "7k/8/8/8/N7/8/8/6K1 w - - 0 1");
+    // A pawn besides the Knight: a lone Knight ahead is scaled to a draw.
+    let centre = white_to_move_handset("chess", "7k/8/8/8/3N4/8/7P/6K1 w - - 0 1");
+    let rim = white_to_move_handset("chess", "7k/8/8/8/N7/8/7P/6K1 w - - 0 1");
     assert!(centre.white("Placement") > rim.white("Placement"));
     assert_differ_only_in(&centre, &rim, &["Placement"]);
     assert!(centre.whole > rim.whole);

@@ -515,14 +515,15 @@ fn a_square_weight_counts_on_its_square_and_its_mirror_from_each_sides_view() {
     let with_table = chess_with("[eval.squares]\nNc3 = [40, 20]\n");
     assert!(with_table.weights.has_square_tables());
     assert!(!chess.weights.has_square_tables());
+    // A pawn each: a lone Knight ahead would be scaled to a draw (`eval/endgame.rs`).
     let cases = [
-        ("4k3/8/8/8/8/2N5/8/4K3 w - - 0 1", 1),
-        ("4k3/8/8/8/8/5N2/8/4K3 b - - 0 1", 1),
-        ("4k3/8/8/8/2N5/8/8/4K3 w - - 0 1", 0),
-        ("4k3/8/8/8/8/3N4/8/4K3 w - - 0 1", 0),
-        ("4k3/8/2n5/8/8/8/8/4K3 w - - 0 1", -1),
-        ("4k3/8/5n2/8/8/8/8/4K3 b - - 0 1", -1),
-        ("4k3/8/8/8/8/2n5/8/4K3 w - - 0 1", 0),
+        ("4k3/p7/8/8/8/2N5/7P/4K3 w - - 0 1", 1),
+        ("4k3/p7/8/8/8/5N2/7P/4K3 b - - 0 1", 1),
+        ("4k3/p7/8/8/2N5/8/7P/4K3 w - - 0 1", 0),
+        ("4k3/p7/8/8/8/3N4/7P/4K3 w - - 0 1", 0),
+        ("4k3/p7/2n5/8/8/8/7P/4K3 w - - 0 1", -1),
+        ("4k3/p7/5n2/8/8/8/7P/4K3 b - - 0 1", -1),
+        ("4k3/p7/8/8/8/2n5/7P/4K3 w - - 0 1", 0),
     ];
     for (fen, sign) in cases {
         let plain = AnyPosition::from_fen(chess, Some(fen)).unwrap();

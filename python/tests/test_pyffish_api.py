@@ -151,6 +151,13 @@ def test_insufficient_material_in_the_other_variants():
                                            []) == (True, False)
     # Reserves still to drop can mate.
     assert magus.has_insufficient_material("royal-magician", "startpos", []) == (False, False)
+    # A Deathmatch Bishop can still swap into a Magician, which mates with its King; in the
+    # legacy rules, only while the side's one swap is unspent.
+    lone_bishop = "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1"
+    assert magus.has_insufficient_material("deathmatch", lone_bishop, []) == (False, True)
+    assert magus.has_insufficient_material("deathmatch-legacy", lone_bishop, []) == (False, True)
+    assert magus.has_insufficient_material(
+        "deathmatch-legacy", lone_bishop + " swaps=10", []) == (True, True)
 
 
 VALIDATION = [

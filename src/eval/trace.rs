@@ -8,6 +8,11 @@
 //! weight, at the cap a fixed part) and the reserves of Royal Magician's Chess (a share of
 //! the reserve pieces' material: the tangent at the current weights, see
 //! `variant_terms::reserves`). `magus tune --passes` traces again at the fitted weights.
+//!
+//! The endgame scale (`endgame.rs`) multiplies the blend: which side is ahead, and so the
+//! factor, is read at the traced weights, and the linear form carries it as the shares of the
+//! middlegame and endgame sums (`Trace::shares`). The pawn a lone King cannot catch is a fixed
+//! endgame part.
 
 use super::params::{NO_WEIGHT, W};
 use super::{EvalTables, Sink, TermId};
@@ -23,6 +28,10 @@ pub struct Trace {
     /// The game phase: `phase / total_phase` is the middlegame's share of the blend.
     pub phase: i32,
     pub total_phase: i32,
+    /// The endgame scale at the traced weights, out of `endgame::SCALE_NORMAL`, and whether
+    /// it scales the whole blend or the endgame part only.
+    pub scale: i32,
+    pub scale_whole: bool,
     /// The evaluation from White's view, as the search has it.
     pub white: i32,
 }
@@ -36,8 +45,20 @@ impl Trace {
             mg += m as f64 * values[i as usize][0] as f64;
             eg += e as f64 * values[i as usize][1] as f64;
         }
+        let (m, e) = self.shares();
+        mg * m + eg * e
+    }
+
+    /// What the middlegame and the endgame sums count for in the evaluation: the phase's
+    /// blend, times the endgame scale.
+    pub fn shares(&self) -> (f64, f64) {
         let rho = self.phase as f64 / self.total_phase as f64;
-        mg * rho + eg * (1.0 - rho)
+        let f = self.scale as f64 / super::endgame::SCALE_NORMAL as f64;
+        if self.scale_whole {
+            (rho * f, (1.0 - rho) * f)
+        } else {
+            (rho, (1.0 - rho) * f)
+        }
     }
 }
 
@@ -84,6 +105,9 @@ pub fn trace<B: Bitboard>(pos: &Position<B>, tables: &EvalTables<B>) -> Trace {
         eg: 0,
     };
     let phase = super::collect(pos, tables, &mut tracer);
+    let unstoppable = super::endgame::unstoppable_pawns(pos);
+    tracer.fixed.1 += unstoppable as f32;
+    let scale = super::endgame::scale(pos, tracer.eg + unstoppable);
     Trace {
         counts: tracer
             .counts
@@ -95,6 +119,8 @@ pub fn trace<B: Bitboard>(pos: &Position<B>, tables: &EvalTables<B>) -> Trace {
         fixed: tracer.fixed,
         phase,
         total_phase: tables.total_phase,
-        white: tables.taper(tracer.mg, tracer.eg, phase),
+        scale: scale.factor,
+        scale_whole: scale.whole,
+        white: super::taper_scaled(pos, tables, tracer.mg, tracer.eg, phase),
     }
 }

@@ -78,7 +78,7 @@ pub struct Pruning {
     /// pawn structure.
     pub correction: bool,
     /// Quiescence tries the quiet moves that give check at its first ply (off by default:
-    /// in games at equal nodes they cost more than they found, sprt-117 against sprt-118).
+    /// in games at equal nodes they cost more than they found, sprt-118 against sprt-119).
     pub quiet_checks: bool,
 }
 

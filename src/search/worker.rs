@@ -1303,7 +1303,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         }
         // Quiet checks, at the first ply only, when asked: a mate in one that the captures
         // alone would leave behind the horizon. Off by default: in games at equal nodes they
-        // cost more depth than they found (sprt-117 against sprt-118).
+        // cost more depth than they found (sprt-118 against sprt-119).
         if !in_check && qply == 0 && best < beta && pruning.quiet_checks && !self.stopped {
             let checks = checks.unwrap_or_else(|| pos.check_context());
             let mut quiet = MoveList::new();

@@ -108,11 +108,12 @@ impl Dataset {
     /// Adds a position: its trace, White's score in its game (1, ½, 0, or any share for
     /// soft targets) and the search's score from White's view.
     pub fn push(&mut self, trace: &Trace, slots: &Slots, result: f32, score: f32) {
-        let rho = trace.phase as f32 / trace.total_phase as f32;
+        let (mg_share, eg_share) = trace.shares();
+        let (mg_share, eg_share) = (mg_share as f32, eg_share as f32);
         let start = self.terms.len();
         for &(i, mg, eg) in &trace.counts {
             let (m, e) = slots.of[i as usize];
-            let (a, b) = (mg * rho, eg * (1.0 - rho));
+            let (a, b) = (mg * mg_share, eg * eg_share);
             if m == e {
                 self.terms.push((m, a + b));
             } else {
@@ -135,7 +136,7 @@ impl Dataset {
         }
         self.starts.push(self.terms.len() as u32);
         self.fixed
-            .push(trace.fixed.0 * rho + trace.fixed.1 * (1.0 - rho));
+            .push(trace.fixed.0 * mg_share + trace.fixed.1 * eg_share);
         self.results.push(result);
         self.scores.push(score);
     }
