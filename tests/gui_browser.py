@@ -184,6 +184,10 @@ def chess(p):
     first = page.locator("#board .sq").first.get_attribute("data-square")
     assert first == "h1", f"the board is not turned for Black: {first}"
     p.wait_plies(1)
+    # White's first move alone in its row stands in White's column, left of the middle.
+    cell = page.locator('#move-list td.san[data-ply="1"]').bounding_box()
+    table = page.locator("#move-list").bounding_box()
+    assert cell["x"] + cell["width"] / 2 < table["x"] + table["width"] / 2, (cell, table)
     reply = "e7" if p.piece_on("e7") else "d7"
     # Clicks, then magus's answer: at level 1 it may come with the page's own move.
     p.click(reply)

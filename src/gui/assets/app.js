@@ -473,6 +473,10 @@ function renderMoves() {
     row.append(cell);
     if (!white) num++;
   });
+  // A row with White's move only gets Black's cell too, empty: with two cells the table has
+  // two columns, and the number's column would take the room and push White's move right,
+  // under where Black's moves stand.
+  if (row && row.children.length === 2) row.append(el("td", { class: "san" }));
   if (g.result) rows.push(el("tr", { class: "result" }, el("td", { colspan: "3", text: g.result.result.replace("1/2-1/2", "½-½") })));
   body.replaceChildren(...rows);
   const box = $("#move-list-box");
