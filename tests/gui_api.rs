@@ -823,3 +823,22 @@ fn a_half_sent_request_is_cut_off_after_the_read_timeout() {
     );
     assert!(server.alive());
 }
+
+/// magus against itself at the lowest level still takes the watchable time a move (0.7 s), so
+/// that a person can follow the game.
+#[test]
+fn magus_against_itself_takes_a_watchable_time_a_move() {
+    let server = Server::start();
+    let start = std::time::Instant::now();
+    let game =
+        server.new_game(r#"{"variant":"chess","white":"engine","black":"engine","level":0}"#);
+    let g = id(&game);
+    server.wait_for(&g, Duration::from_secs(30), |v| {
+        v["moves"].as_array().unwrap().len() >= 3
+    });
+    let took = start.elapsed();
+    assert!(
+        took >= Duration::from_millis(3 * 700 - 50),
+        "three moves in {took:?}"
+    );
+}
