@@ -446,6 +446,45 @@ mod tests {
         assert!(tt.probe(0xDEAD_BEEF).is_none());
     }
 
+    /// A shallow bound of a position does not replace a deeper one of the same search (a
+    /// quiescence store once replaced a depth-8 bound and the next visit trusted it); an exact
+    /// score, a bound at most `KEEP_DEEPER_MARGIN` shallower, or a deeper one does.
+    #[test]
+    fn a_deeper_bound_of_the_same_position_is_kept() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let key = 0x1234_5678_9ABC;
+        let bound = |depth, score, bound| Entry {
+            mv: Move::NULL,
+            score,
+            depth,
+            bound,
+        };
+        tt.store(key, bound(8, 300, Bound::Lower));
+        tt.store(key, bound(0, -50, Bound::Upper));
+        assert_eq!(
+            tt.probe(key).unwrap().depth,
+            8,
+            "a quiescence bound replaced it"
+        );
+        tt.store(key, bound(6, 120, Bound::Upper));
+        assert_eq!(
+            tt.probe(key).unwrap().depth,
+            6,
+            "two plies shallower replaces"
+        );
+        tt.store(key, bound(0, 40, Bound::Exact));
+        let got = tt.probe(key).unwrap();
+        assert_eq!((got.depth, got.score, got.bound), (0, 40, Bound::Exact));
+        tt.store(key, bound(9, 1, Bound::Lower));
+        tt.new_search();
+        tt.store(key, bound(0, 2, Bound::Upper));
+        assert_eq!(
+            tt.probe(key).unwrap().depth,
+            0,
+            "an older search's bound is replaced"
+        );
+    }
+
     fn entry(depth: i32, score: i32) -> Entry {
         Entry {
             mv: Move::NULL,
