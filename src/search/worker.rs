@@ -1284,21 +1284,12 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
             let child = pos.after(m);
             self.prefetch(child.hash());
-            self.path.push(child.hash());
-            let score = -self.quiescence::<N>(&child, -beta, -alpha, ply + 1, qply + 1, m);
-            self.path.pop();
+            let score = self.quiescence_child::<N>(&child, m, alpha, beta, ply, qply);
             if self.stopped {
                 return 0;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = m;
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
+            if raise_best(score, m, &mut best, &mut alpha, &mut best_move, beta) {
+                break;
             }
         }
         // Quiet checks, at the first ply only, when asked: a mate in one that the captures
@@ -1316,21 +1307,12 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 if !child.in_check() {
                     continue;
                 }
-                self.path.push(child.hash());
-                let score = -self.quiescence::<N>(&child, -beta, -alpha, ply + 1, qply + 1, m);
-                self.path.pop();
+                let score = self.quiescence_child::<N>(&child, m, alpha, beta, ply, qply);
                 if self.stopped {
                     return 0;
                 }
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        best_move = m;
-                        alpha = score;
-                        if score >= beta {
-                            break;
-                        }
-                    }
+                if raise_best(score, m, &mut best, &mut alpha, &mut best_move, beta) {
+                    break;
                 }
             }
         }
@@ -1354,6 +1336,22 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             },
         );
         best
+    }
+
+    /// The score of quiescence's child `child`, reached by `m`, from this node's side.
+    fn quiescence_child<N: NodeType>(
+        &mut self,
+        child: &Position<B>,
+        m: Move,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: u32,
+    ) -> i32 {
+        self.path.push(child.hash());
+        let score = -self.quiescence::<N>(child, -beta, -alpha, ply + 1, qply + 1, m);
+        self.path.pop();
+        score
     }
 
     /// The side to move has something besides pawns and King (null move is safe enough).
@@ -1406,6 +1404,26 @@ impl TimeUse {
 /// from `new_depth`) scored `score` above `alpha`: a ply deeper if it beat alpha by far, a
 /// ply shallower if it barely beat the node's best so far. The caller searches again only
 /// at a depth greater than the reduced search's.
+/// Quiescence's bookkeeping after a child's `score`: the best so far, alpha and the best move
+/// raised by it. Whether it cuts off.
+fn raise_best(
+    score: i32,
+    m: Move,
+    best: &mut i32,
+    alpha: &mut i32,
+    best_move: &mut Move,
+    beta: i32,
+) -> bool {
+    if score > *best {
+        *best = score;
+        if score > *alpha {
+            *best_move = m;
+            *alpha = score;
+        }
+    }
+    score >= beta
+}
+
 /// No sequence of legal moves can mate: a draw, decided where the referee decides it. Only
 /// positions without pawns are asked (a pawn can always promote).
 fn is_dead<B: Bitboard>(pos: &Position<B>) -> bool {
