@@ -95,6 +95,8 @@ enum Command {
     Label(Box<magus::tune::cli::LabelArgs>),
     /// Fit a variant's evaluation weights to self-play games (Texel tuning).
     Tune(Box<magus::tune::cli::TuneArgs>),
+    /// Train a net for a variant's learned evaluation (NNUE) from self-play games.
+    Train(Box<magus::tune::train::cli::TrainArgs>),
     /// Play a game against the engine in the terminal, moves in SAN; the game is saved as PGN.
     Play(Box<magus::play::PlayArgs>),
     /// Check every move of the games of a PGN file; report the first illegal one.
@@ -264,6 +266,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => magus::tune::cli::run_datagen(&args, &registry),
         Some(Command::Label(args)) => magus::tune::cli::run_label(&args, &registry),
         Some(Command::Tune(args)) => magus::tune::cli::run_tune(&args, &registry),
+        Some(Command::Train(args)) => magus::tune::train::cli::run_train(&args, &registry),
         Some(Command::Replay { file }) => magus::tournament::cli::run_replay(&file, &registry),
         Some(Command::Gui {
             port,

@@ -11,6 +11,7 @@
 //! the tuner fits.
 
 mod endgame;
+pub mod nnue;
 mod params;
 mod tables;
 mod trace;
@@ -29,6 +30,9 @@ pub enum EvalMode {
     Full,
     /// Material only: the baseline every term is measured against.
     Material,
+    /// The learned evaluation (`nnue/`) where the variant has a net; the hand-made one
+    /// (`Full`) elsewhere.
+    Nnue,
 }
 
 /// The terms, for the breakdown.
@@ -295,8 +299,8 @@ pub fn evaluate_with<B: Bitboard>(
     terms: TermSet,
 ) -> i32 {
     match mode {
-        EvalMode::Full if terms == TermSet::ALL => evaluate(pos, tables),
-        EvalMode::Full => evaluate_terms(pos, tables, terms),
+        EvalMode::Full | EvalMode::Nnue if terms == TermSet::ALL => evaluate(pos, tables),
+        EvalMode::Full | EvalMode::Nnue => evaluate_terms(pos, tables, terms),
         EvalMode::Material => evaluate_material(pos),
     }
 }

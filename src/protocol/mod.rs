@@ -2,6 +2,7 @@
 //! either (`definitions`).
 
 pub mod definitions;
+pub mod evaluation;
 pub mod input;
 pub mod notation;
 pub mod san;

@@ -278,7 +278,15 @@ impl UciSession {
         ));
         self.say("option name VariantPath type string default <empty>");
         self.say("option name Scoring type combo default standard var standard var magi-12");
-        self.say("option name Evaluation type combo default full var full var material");
+        let choices: String = super::evaluation::CHOICES
+            .iter()
+            .map(|c| format!(" var {c}"))
+            .collect();
+        self.say(&format!(
+            "option name Evaluation type combo default {}{choices}",
+            super::evaluation::CHOICES[0]
+        ));
+        self.say("option name EvalFile type string default <empty>");
         for name in PRUNING_OPTIONS
             .map(|(name, _)| name)
             .into_iter()
@@ -362,21 +370,10 @@ impl UciSession {
                     "option 'Scoring': '{value}' is not standard or magi-12"
                 )),
             },
-            "evaluation" => match value {
-                "full" => {
-                    self.engine
-                        .set_options(|o| o.eval_mode = crate::eval::EvalMode::Full);
-                    Ok(())
-                }
-                "material" => {
-                    self.engine
-                        .set_options(|o| o.eval_mode = crate::eval::EvalMode::Material);
-                    Ok(())
-                }
-                _ => Err(format!(
-                    "option 'Evaluation': '{value}' is not full or material"
-                )),
-            },
+            "evaluation" => super::evaluation::mode(value)
+                .map(|mode| self.engine.set_options(|o| o.eval_mode = mode)),
+            "evalfile" => super::evaluation::eval_file(value, &self.game)
+                .map(|net| self.engine.set_options(|o| o.net = net)),
             switch
                 if let Some(&(_, field)) = PRUNING_OPTIONS
                     .iter()
@@ -610,7 +607,11 @@ impl UciSession {
             ));
         }
         let total = with_position!(&pos, p => crate::eval::evaluate(p, crate::eval::EvalTables::of(p.layout())));
-        self.say(&format!("Final evaluation: {total} (side to move)"));
+        self.say(&format!(
+            "Final evaluation: {total} (side to move; hand-made)"
+        ));
+        let user = self.engine.options().net;
+        self.say(&super::evaluation::nnue_line(&self.game, user.as_ref()));
     }
 
     /// `bench [DEPTH [THREADS]]`, beside the input loop.

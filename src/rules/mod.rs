@@ -170,3 +170,21 @@ pub fn check_sound<B: Bitboard>(pos: &Position<B>) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// For each slot of mechanic state, the slot that holds the same counter for the other
+/// colour (a slot that belongs to neither maps to itself): what a learned evaluation needs
+/// to see the position from Black's side as from White's.
+pub fn state_slot_of_other_colour(
+    variant: &crate::variant::Variant,
+) -> [usize; crate::board::position::STATE_SLOTS] {
+    let mechanics = &variant.mechanics;
+    if mechanics.drops.is_some() {
+        // `drops::slot`: colour × 2 + carrier.
+        [2, 3, 0, 1]
+    } else if mechanics.swap_in.is_some() {
+        // `swap_in`: the slot is the colour.
+        [1, 0, 2, 3]
+    } else {
+        [0, 1, 2, 3]
+    }
+}

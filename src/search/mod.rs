@@ -42,6 +42,9 @@ pub struct SearchOptions {
     /// the Magi 12-point payoff values it above a draw).
     pub stalemate_bonus: i32,
     pub eval_mode: crate::eval::EvalMode,
+    /// The net of the learned evaluation for the variant being played, if it has one (the
+    /// built-in net, or a user's from `EvalFile`).
+    pub net: Option<std::sync::Arc<crate::eval::nnue::Network>>,
     /// The terms of the full evaluation that are on (all of them in play).
     pub eval_terms: crate::eval::TermSet,
     pub pruning: Pruning,
@@ -126,7 +129,8 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead: Duration::from_millis(30),
             stalemate_bonus: 0,
-            eval_mode: crate::eval::EvalMode::Full,
+            eval_mode: crate::eval::EvalMode::Nnue,
+            net: None,
             eval_terms: crate::eval::TermSet::ALL,
             pruning: Pruning::default(),
             skill: None,

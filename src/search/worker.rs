@@ -21,6 +21,7 @@ use super::thread::ThreadData;
 use super::tt::{Bound, Entry};
 use super::{MATE, MATE_BOUND, Report, RootLine, Score, SearchResult, Shared};
 use crate::board::{Bitboard, Color, Move, MoveKind, Position};
+use crate::eval::nnue::{Accumulators, FeatureSet, Network};
 use crate::eval::{EvalMode, EvalTables, LAZY_MARGIN, TermSet, evaluate_fast, evaluate_with};
 use crate::movegen::{CheckContext, MoveList};
 use crate::variant::Stalemate;
@@ -121,6 +122,16 @@ pub struct Worker<'a, B: Bitboard> {
     /// Quiescence nodes left to the search below the current horizon node before it tries
     /// only recaptures (`QS_NODE_BUDGET`).
     qs_budget: u32,
+    /// The learned evaluation, when it is the one in use: the net and the first layer of
+    /// every ply of the current line.
+    nnue: Option<Nnue>,
+}
+
+/// A net and its first layer along the search's line.
+struct Nnue {
+    net: std::sync::Arc<Network>,
+    set: FeatureSet,
+    acc: Accumulators,
 }
 
 /// Nodes between looks at the stop conditions: CHECK_EVERY, or a thousandth of a node limit
@@ -160,6 +171,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             path.push(root.hash());
         }
         data.histories.fit(root);
+        let nnue = Self::nnue_for(&shared.options, root);
         Worker {
             id,
             shared,
@@ -179,6 +191,35 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             improved_in_iteration: false,
             has_answer: false,
             qs_budget: QS_NODE_BUDGET,
+            nnue,
+        }
+    }
+
+    /// The net to evaluate with, its first layer set from the root: when the learned
+    /// evaluation is asked for, the user's net if it is this variant's, else the variant's
+    /// built-in one; with neither, the hand-made evaluation serves.
+    fn nnue_for(options: &super::SearchOptions, root: &Position<B>) -> Option<Nnue> {
+        if options.eval_mode != EvalMode::Nnue {
+            return None;
+        }
+        let set = FeatureSet::of(root.layout());
+        let variant = root.layout().variant;
+        let net = options
+            .net
+            .clone()
+            .filter(|net| crate::eval::nnue::check_fits(net, variant, &set).is_ok())
+            .or_else(|| crate::eval::nnue::builtin::net(&variant.name))?;
+        net.fits(&set).ok()?;
+        let mut acc = Accumulators::new(&net, MAX_PLY + 3);
+        acc.refresh(&net, &set, root, 0);
+        Some(Nnue { net, set, acc })
+    }
+
+    /// The first layer of `ply + 1`, where `child` follows `pos` (at `ply`).
+    #[inline]
+    fn nnue_descend(&mut self, pos: &Position<B>, child: &Position<B>, ply: usize) {
+        if let Some(n) = &mut self.nnue {
+            n.acc.update(&n.net, &n.set, pos, child, ply);
         }
     }
 
@@ -205,7 +246,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     }
 
     #[inline]
-    fn evaluate(&mut self, pos: &Position<B>) -> i32 {
+    fn evaluate(&mut self, pos: &Position<B>, ply: usize) -> i32 {
+        if let Some(n) = &self.nnue {
+            return n.acc.evaluate(&n.net, ply, pos.side());
+        }
         if let Some(score) = self.data.eval_cache.get(pos.hash()) {
             return score;
         }
@@ -501,8 +545,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
 
     /// The static evaluation corrected by what searches found in positions with this pawn
     /// structure, and the pawn key it was looked up by.
-    fn corrected_eval(&mut self, pos: &Position<B>) -> (i32, i32, u64) {
-        let raw = self.evaluate(pos);
+    fn corrected_eval(&mut self, pos: &Position<B>, ply: usize) -> (i32, i32, u64) {
+        let raw = self.evaluate(pos, ply);
         if !self.shared.options.pruning.correction {
             return (raw, raw, 0);
         }
@@ -537,7 +581,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 return 0;
             }
             if ply >= MAX_PLY {
-                return self.evaluate(pos);
+                return self.evaluate(pos, ply);
             }
             // Mate-distance pruning: no line from here beats a mate already found nearer
             // the root.
@@ -585,7 +629,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             let f = &self.stack[ply];
             (f.raw_eval, f.static_eval, f.pawn_key)
         } else {
-            self.corrected_eval(pos)
+            self.corrected_eval(pos, ply)
         };
         self.stack[ply].static_eval = static_eval;
         self.stack[ply].raw_eval = raw_eval;
@@ -655,6 +699,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 .min(depth);
                 let mut child = *pos;
                 child.play_null();
+                if let Some(n) = &mut self.nnue {
+                    n.acc.copy_down(ply);
+                }
                 self.stack[ply].current_move = Move::NULL;
                 self.stack[ply].piece_to = None;
                 self.path.push(child.hash());
@@ -826,6 +873,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
 
             let child = made.unwrap_or_else(|| pos.after(m));
+            self.nnue_descend(pos, &child, ply);
             if !gives_check {
                 self.prefetch(child.hash());
             }
@@ -1116,6 +1164,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
             drop_captures.note(m);
             let child = pos.after(m);
+            self.nnue_descend(pos, &child, ply);
             self.stack[ply].current_move = m;
             self.stack[ply].piece_to = Some(PieceTo::of(pos, m));
             self.stack[ply].current_tactical = true;
@@ -1194,7 +1243,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
-            return self.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let hash = pos.hash();
         let entry = self.shared.tt.probe(hash);
@@ -1220,10 +1269,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     if fast - LAZY_MARGIN >= beta || fast + LAZY_MARGIN <= alpha {
                         fast
                     } else {
-                        self.corrected_eval(pos).1
+                        self.corrected_eval(pos, ply).1
                     }
                 }
-                _ => self.corrected_eval(pos).1,
+                _ => self.corrected_eval(pos, ply).1,
             };
             if stand_pat >= beta {
                 return stand_pat;
@@ -1284,7 +1333,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
             let child = pos.after(m);
             self.prefetch(child.hash());
-            let score = self.quiescence_child::<N>(&child, m, alpha, beta, ply, qply);
+            let score = self.quiescence_child::<N>(pos, &child, m, alpha, beta, ply, qply);
             if self.stopped {
                 return 0;
             }
@@ -1307,7 +1356,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 if !child.in_check() {
                     continue;
                 }
-                let score = self.quiescence_child::<N>(&child, m, alpha, beta, ply, qply);
+                let score = self.quiescence_child::<N>(pos, &child, m, alpha, beta, ply, qply);
                 if self.stopped {
                     return 0;
                 }
@@ -1339,8 +1388,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     }
 
     /// The score of quiescence's child `child`, reached by `m`, from this node's side.
+    #[allow(clippy::too_many_arguments)]
     fn quiescence_child<N: NodeType>(
         &mut self,
+        pos: &Position<B>,
         child: &Position<B>,
         m: Move,
         alpha: i32,
@@ -1348,6 +1399,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         ply: usize,
         qply: u32,
     ) -> i32 {
+        self.nnue_descend(pos, child, ply);
         self.path.push(child.hash());
         let score = -self.quiescence::<N>(child, -beta, -alpha, ply + 1, qply + 1, m);
         self.path.pop();
@@ -1923,7 +1975,7 @@ mod tests {
             let correction = data.histories.correction(pos.side(), key);
             assert_eq!(correction.signum(), found.signum(), "found {found}");
             let mut worker = Worker::new(0, &state, &mut data, &pos, &[]);
-            let (raw, corrected, looked_up) = worker.corrected_eval(&pos);
+            let (raw, corrected, looked_up) = worker.corrected_eval(&pos, 0);
             assert_eq!(looked_up, key);
             assert_ne!(raw, 0, "a position the evaluation does not call level");
             assert_eq!(corrected, raw + correction, "found {found}");

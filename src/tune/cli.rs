@@ -149,7 +149,7 @@ pub struct TuneArgs {
     pub print_weights: bool,
 }
 
-fn find(registry: &Registry, name: &str) -> Result<&'static Variant, String> {
+pub(crate) fn find(registry: &Registry, name: &str) -> Result<&'static Variant, String> {
     registry.get(name).ok_or_else(|| {
         format!(
             "--variant: unknown variant '{name}' (known: {})",
@@ -158,7 +158,7 @@ fn find(registry: &Registry, name: &str) -> Result<&'static Variant, String> {
     })
 }
 
-fn cores() -> usize {
+pub(crate) fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
-use super::data::{GameRecord, Header};
+use super::data::{GameRecord, Header, Sample};
 use super::fit::{Dataset, Slots};
 use super::pgn_data::games_from_pgn;
 use crate::eval::{EvalTables, trace};
@@ -36,7 +36,29 @@ pub fn load(
     variant: &'static Variant,
     slots: &Slots,
 ) -> Result<(Dataset, Loaded), String> {
+    let (parts, loaded) = read_games(paths, variant, |samples| {
+        let mut part = Dataset::new();
+        for s in samples {
+            let t = with_position!(&s.position, p => trace(p, EvalTables::of(p.layout())));
+            part.push(&t, slots, s.result, s.score as f32);
+        }
+        part
+    })?;
     let mut data = Dataset::new();
+    for part in parts {
+        data.append(part);
+    }
+    Ok((data, loaded))
+}
+
+/// Reads `paths` (data files or PGN files of `variant`) and turns each game's kept positions
+/// into a `T` by `per_game`, in parallel; the games' parts come back in the files' order.
+pub fn read_games<T: Send>(
+    paths: &[PathBuf],
+    variant: &'static Variant,
+    per_game: impl Fn(&[Sample]) -> T + Sync + Send,
+) -> Result<(Vec<T>, Loaded), String> {
+    let mut out = Vec::new();
     let mut loaded = Loaded::default();
     // Each self-play game read so far, by its run's settings, its index and a hash of its
     // line: the file it is in.
@@ -75,29 +97,24 @@ pub fn load(
             }
             games
         };
-        let parts: Vec<Result<(Dataset, usize), String>> = games
+        let parts: Vec<Result<(T, usize), String>> = games
             .into_par_iter()
             .map(|game: PlacedGame| {
                 let (place, game) = game?;
                 let samples = game
                     .samples(variant)
                     .map_err(|e| format!("{shown}: {place}: {e}"))?;
-                let mut part = Dataset::new();
-                for s in &samples {
-                    let t = with_position!(&s.position, p => trace(p, EvalTables::of(p.layout())));
-                    part.push(&t, slots, s.result, s.score as f32);
-                }
-                Ok((part, samples.len()))
+                Ok((per_game(&samples), samples.len()))
             })
             .collect();
         for part in parts {
             let (part, n) = part?;
             loaded.games += 1;
             loaded.positions += n;
-            data.append(part);
+            out.push(part);
         }
     }
-    Ok((data, loaded))
+    Ok((out, loaded))
 }
 
 /// A game read, with where it stands in its file (`line 7`, `game 3`), or why it could not be

@@ -15,3 +15,4 @@ pub mod label;
 pub mod load;
 pub mod pgn_data;
 pub mod progress;
+pub mod train;

@@ -464,6 +464,11 @@ impl XboardSession {
             strength::MIN_ELO,
             strength::MAX_ELO
         ));
+        self.say(&format!(
+            "feature option=\"Evaluation -combo *{}\"",
+            super::evaluation::CHOICES.join(" /// ")
+        ));
+        self.say("feature option=\"EvalFile -file \"");
         self.say("feature option=\"Clear Hash -button\"");
         self.say("feature option=\"VariantPath -path \"");
     }
@@ -693,6 +698,10 @@ impl XboardSession {
                 self.engine
                     .set_options(|o| o.move_overhead = Duration::from_millis(n as u64))
             }),
+            "evaluation" => super::evaluation::mode(value)
+                .map(|mode| self.engine.set_options(|o| o.eval_mode = mode)),
+            "evalfile" => super::evaluation::eval_file(value, &self.game)
+                .map(|net| self.engine.set_options(|o| o.net = net)),
             "clear hash" => {
                 self.cancel();
                 self.engine.clear_hash();

