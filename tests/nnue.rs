@@ -89,3 +89,37 @@ fn a_position_and_its_mirror_evaluate_alike() {
     assert_ne!(a, 0, "a random net should not give exactly 0");
     let _ = Color::White;
 }
+
+/// The search evaluates with the net it is given: from the start position, where no capture
+/// exists within two plies, a depth-1 search's score is the best of the net's evaluations
+/// of the positions after each move (a search that ignored the net, or read the first
+/// layer of the wrong ply, would score otherwise).
+#[test]
+fn the_search_scores_with_the_net() {
+    use magus::eval::EvalMode;
+    use magus::search::time::Limits;
+    use magus::search::tt::TranspositionTable;
+    use magus::search::{Score, SearchControl, SearchOptions, ThreadData, think};
+    use std::sync::Arc;
+    let registry = Registry::builtin();
+    for name in ["chess", "magi"] {
+        let start = AnyPosition::from_fen(registry.get(name).unwrap(), None).unwrap();
+        with_position!(&start, p => {
+            let net = Arc::new(random_net(p, 21));
+            let best = p
+                .legal_moves()
+                .iter()
+                .map(|&m| -evaluate(&net, &p.after(m)))
+                .max()
+                .unwrap();
+            let options = SearchOptions {
+                eval_mode: EvalMode::Nnue,
+                net: Some(Arc::clone(&net)),
+                ..SearchOptions::default()
+            };
+            let tt = TranspositionTable::new(1).unwrap();
+            let result = think(p, &[], &Limits::depth(1), &options, &tt, &SearchControl::default(), &mut ThreadData::fresh(1), &|_| {});
+            assert_eq!(result.score, Score::Centipawns(best), "{name}");
+        });
+    }
+}

@@ -431,7 +431,11 @@ fn extra_commands_display_perft_bench_eval() {
     assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 21);
     let lines = t.send("eval");
     assert!(
-        lines.last().unwrap().starts_with("Final evaluation: "),
+        lines.iter().any(|l| l.starts_with("Final evaluation: ")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.last().unwrap().starts_with("NNUE evaluation: "),
         "{lines:?}"
     );
     t.send("bench 2");
@@ -642,4 +646,54 @@ fn show_wdl_adds_the_chances_to_each_score() {
             .any(|l| l.contains("score mate 1 wdl 1000 0 0")),
         "{lines:?}"
     );
+}
+
+/// `EvalFile` loads a net for the variant being played: `eval` shows the net's score of the
+/// position, and the search uses it. A broken file, or a net of another variant, is refused
+/// with its reason, and the net loaded before stays.
+#[test]
+fn eval_file_loads_a_net_and_refuses_a_broken_one() {
+    use magus::eval::nnue::{FeatureSet, evaluate};
+    use magus::tune::train::model::Model;
+    let dir = std::env::temp_dir().join(format!("magus-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let registry = Registry::builtin();
+    let start = AnyPosition::from_fen(registry.get("chess").unwrap(), None).unwrap();
+    let (net, expected) = with_position!(&start, p => {
+        let set = FeatureSet::of(p.layout());
+        let net = Model::new(set.count(), 32, 11).quantise("chess", set.files, set.ranks, set.kinds);
+        let score = evaluate(&net, p);
+        (net, score)
+    });
+    let good = dir.join("chess.nnue");
+    std::fs::write(&good, net.to_bytes()).unwrap();
+    let mut broken_bytes = net.to_bytes();
+    broken_bytes[100] ^= 4;
+    let broken = dir.join("broken.nnue");
+    std::fs::write(&broken, broken_bytes).unwrap();
+
+    let mut t = Transcript::start();
+    t.send("uci\nposition startpos");
+    let lines = t.send(&format!("setoption name EvalFile value {}", good.display()));
+    assert!(lines.is_empty(), "{lines:?}");
+    let shown = format!("NNUE evaluation: {expected} (side to move; the EvalFile net, 32 hidden)");
+    assert!(t.send("eval").contains(&shown), "{shown}");
+    let bad = format!("setoption name EvalFile value {}", broken.display());
+    assert_one_error(&t.send(&bad), "checksum", &bad);
+    assert!(
+        t.send("eval").contains(&shown),
+        "the net loaded before must stay"
+    );
+    let missing = "setoption name EvalFile value /no/such/net.nnue";
+    assert_one_error(&t.send(missing), "/no/such/net.nnue", missing);
+    t.send("go depth 3");
+    let lines = t.wait("bestmove");
+    t.assert_legal_bestmove(&lines);
+    // The chess net is not Magi's.
+    t.send("setoption name UCI_Variant value magi");
+    let other = format!("setoption name EvalFile value {}", good.display());
+    assert_one_error(&t.send(&other), "not magi", &other);
+    let bad_choice = "setoption name Evaluation value neural";
+    assert_one_error(&t.send(bad_choice), "nnue, hce, material", bad_choice);
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -204,3 +204,78 @@ impl Network {
         (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small_net() -> Network {
+        let inputs = FeatureSet::count_for(8, 8, 6);
+        let hidden = 16;
+        Network {
+            variant: "chess".into(),
+            files: 8,
+            ranks: 8,
+            kinds: 6,
+            inputs,
+            hidden,
+            input_weights: (0..inputs * hidden).map(|i| (i % 97) as i16 - 48).collect(),
+            hidden_bias: (0..hidden).map(|i| i as i16).collect(),
+            output_weights: (0..2 * hidden).map(|i| (i % 21) as i16 - 10).collect(),
+            output_bias: -1234,
+        }
+    }
+
+    #[test]
+    fn a_net_reads_back_as_written() {
+        let net = small_net();
+        assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
+    }
+
+    /// A damaged, cut or foreign file is refused with its fault named, never read wrong.
+    #[test]
+    fn a_broken_file_is_refused_with_its_reason() {
+        let bytes = small_net().to_bytes();
+        let refused = |b: &[u8]| Network::from_bytes(b).unwrap_err();
+        let mut flipped = bytes.clone();
+        flipped[bytes.len() / 2] ^= 1;
+        assert!(
+            refused(&flipped).contains("checksum"),
+            "{}",
+            refused(&flipped)
+        );
+        assert!(refused(&bytes[..bytes.len() - 9]).contains("checksum"));
+        assert!(refused(b"not a net at all").contains("MAGUSNET"));
+        assert!(refused(b"MAGUSNET").contains("too short"));
+        let mut version = bytes.clone();
+        version[8] = 9;
+        assert!(
+            refused(&version).contains("version 9"),
+            "{}",
+            refused(&version)
+        );
+        // A file whose sizes disagree with its length, its checksum made right.
+        let mut body = bytes[..bytes.len() - 8].to_vec();
+        body.extend_from_slice(&[0, 0]);
+        let sum = fnv1a(&body);
+        body.extend_from_slice(&sum.to_le_bytes());
+        assert!(refused(&body).contains("bytes after"), "{}", refused(&body));
+        // An output weight beyond the bound the integer sums rely on.
+        let mut wild = small_net();
+        wild.output_weights[3] = MAX_OUTPUT_WEIGHT + 1;
+        assert!(refused(&wild.to_bytes()).contains("output weight"));
+    }
+
+    /// A net fits only inputs of its own shape.
+    #[test]
+    fn a_net_fits_only_its_shape() {
+        let net = small_net();
+        let registry = crate::variant::Registry::builtin();
+        for (name, fits) in [("chess", true), ("magi", false), ("magician-chess", false)] {
+            let pos =
+                crate::game::AnyPosition::from_fen(registry.get(name).unwrap(), None).unwrap();
+            let set = crate::with_position!(&pos, p => FeatureSet::of(p.layout()));
+            assert_eq!(net.fits(&set).is_ok(), fits, "{name}");
+        }
+    }
+}

@@ -42,13 +42,15 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.002)]
     pub rate: f32,
     /// The weight of the search's score in the target; the rest is the game's result.
-    #[arg(long, default_value_t = 0.7)]
+    /// (On the first few hundred thousand positions the scores alone taught best: docs/nnue.md.)
+    #[arg(long, default_value_t = 1.0)]
     pub lambda: f32,
     /// Centipawns per unit of the logistic curve that turns scores into win chances.
-    #[arg(long, default_value_t = 200.0)]
+    #[arg(long, default_value_t = 400.0)]
     pub scale: f32,
-    /// AdamW's weight decay.
-    #[arg(long, default_value_t = 0.0)]
+    /// AdamW's weight decay (per unit of learning rate): it kept a small data set's net from
+    /// learning its games by heart.
+    #[arg(long, default_value_t = 1.0)]
     pub weight_decay: f32,
     /// The seed of the starting weights and of the order of the positions.
     #[arg(long, default_value_t = 1)]
