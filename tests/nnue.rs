@@ -8,7 +8,7 @@ use magus::board::{Bitboard, Color, Position};
 use magus::eval::nnue::{Accumulators, FeatureSet, Network, evaluate};
 use magus::game::AnyPosition;
 use magus::tournament::openings::SplitMix64;
-use magus::tune::train::model::Model;
+use magus::tune::train::model::{Model, Shape};
 use magus::variant::Registry;
 use magus::with_position;
 
@@ -16,7 +16,7 @@ use magus::with_position;
 fn random_net<B: Bitboard>(pos: &Position<B>, seed: u64) -> Network {
     let set = FeatureSet::of(pos.layout());
     let name = &pos.layout().variant.name;
-    Model::new(set.count(), 32, seed).quantise(name, set.files, set.ranks, set.kinds)
+    Model::new(Shape::of(&set, 32), seed).quantise(name, &set)
 }
 
 fn check_game<B: Bitboard>(start: &Position<B>, seed: u64, plies: usize) -> usize {

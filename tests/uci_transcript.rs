@@ -654,14 +654,14 @@ fn show_wdl_adds_the_chances_to_each_score() {
 #[test]
 fn eval_file_loads_a_net_and_refuses_a_broken_one() {
     use magus::eval::nnue::{FeatureSet, evaluate};
-    use magus::tune::train::model::Model;
+    use magus::tune::train::model::{Model, Shape};
     let dir = std::env::temp_dir().join(format!("magus-evalfile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let registry = Registry::builtin();
     let start = AnyPosition::from_fen(registry.get("chess").unwrap(), None).unwrap();
     let (net, expected) = with_position!(&start, p => {
         let set = FeatureSet::of(p.layout());
-        let net = Model::new(set.count(), 32, 11).quantise("chess", set.files, set.ranks, set.kinds);
+        let net = Model::new(Shape::of(&set, 32), 11).quantise("chess", &set);
         let score = evaluate(&net, p);
         (net, score)
     });

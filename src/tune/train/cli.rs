@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use super::dataset::Positions;
-use super::model::Model;
+use super::model::{Model, Shape};
 use super::{EpochReport, Settings, train};
 use crate::eval::nnue::{FeatureSet, Network};
 use crate::game::AnyPosition;
@@ -133,12 +133,12 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
                 .map_err(|e| format!("--resume: {}: {e}", checkpoint.display()))?;
             let (model, epochs) = Model::from_bytes(&bytes)
                 .map_err(|e| format!("--resume: {}: {e}", checkpoint.display()))?;
-            if (model.inputs, model.hidden) != (set.count(), args.hidden) {
+            if model.shape != Shape::of(&set, args.hidden) {
                 return Err(format!(
                     "--resume: {} has {} inputs and {} hidden, not {} and {}",
                     checkpoint.display(),
-                    model.inputs,
-                    model.hidden,
+                    model.shape.inputs,
+                    model.shape.hidden,
                     set.count(),
                     args.hidden
                 ));
@@ -146,7 +146,7 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
             println!("resuming after epoch {epochs}");
             (model, epochs)
         } else {
-            (Model::new(set.count(), args.hidden, args.seed), 0)
+            (Model::new(Shape::of(&set, args.hidden), args.seed), 0)
         };
         let settings = Settings {
             epochs: args.epochs,
@@ -193,7 +193,7 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
         );
         progress.borrow_mut().finish();
         saved?;
-        let net: Network = model.quantise(&variant.name, set.files, set.ranks, set.kinds);
+        let net: Network = model.quantise(&variant.name, &set);
         std::fs::write(&args.output, net.to_bytes())
             .map_err(|e| format!("{}: {e}", args.output.display()))?;
         println!(

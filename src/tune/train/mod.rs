@@ -62,7 +62,7 @@ fn batch_loss(
     let parts: Vec<(f64, Option<Vec<f32>>)> = ids
         .par_chunks(chunk)
         .map(|part| {
-            let mut scratch = Scratch::new(model.hidden);
+            let mut scratch = Scratch::new(model.hidden());
             let mut grad = with_gradient.then(|| vec![0.0f32; model.len()]);
             let mut loss = 0.0f64;
             for &i in part {

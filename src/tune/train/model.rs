@@ -3,6 +3,7 @@
 //! that makes the engine's net of it, and a checkpoint file to resume from.
 
 use super::dataset::Position;
+use crate::eval::nnue::FeatureSet;
 use crate::eval::nnue::network::{MAX_OUTPUT_WEIGHT, Network, QA, QB, SCALE};
 use crate::tournament::openings::SplitMix64;
 
@@ -15,13 +16,48 @@ fn uniform(rng: &mut SplitMix64, spread: f32) -> f32 {
 /// well inside an i16, and the output weights within `MAX_OUTPUT_WEIGHT`.
 const CLIP: f32 = 1.98;
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct Model {
+/// The sizes of a model: its inputs and hidden layer, and which inputs share a factor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
     pub inputs: usize,
     pub hidden: usize,
+    /// Inputs below this are pieces, `squares` to each (colour, kind): input `i` of them
+    /// also feeds the factor `i / squares`.
+    pub piece_inputs: usize,
+    pub squares: usize,
+}
+
+impl Shape {
+    pub fn of(set: &FeatureSet, hidden: usize) -> Shape {
+        Shape {
+            inputs: set.count(),
+            hidden,
+            piece_inputs: 2 * set.kinds as usize * set.squares(),
+            squares: set.squares(),
+        }
+    }
+
+    fn factors(&self) -> usize {
+        self.piece_inputs / self.squares.max(1)
+    }
+
+    /// The factor an input feeds, if any.
+    #[inline(always)]
+    fn factor_of(&self, input: usize) -> Option<usize> {
+        (input < self.piece_inputs).then(|| input / self.squares)
+    }
+}
+
+/// The net being trained. Each piece's input weights are its own plus a factor shared by
+/// every square of its (colour, kind): what a piece is worth anywhere is learnt from every
+/// position, and only where it stands from the positions that have it there. The factor is
+/// added into the inputs' weights when the net is quantised.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    pub shape: Shape,
     /// `[input * hidden + neuron]`; then the hidden biases, the output weights (side to
-    /// move's first) and the output bias, all in one vector so that the optimiser and the
-    /// gradient treat them alike.
+    /// move's first), the output bias and the factors `[factor * hidden + neuron]`, all in
+    /// one vector so that the optimiser and the gradient treat them alike.
     pub params: Vec<f32>,
 }
 
@@ -31,6 +67,7 @@ struct Parts {
     bias: usize,
     out: usize,
     out_bias: usize,
+    factors: usize,
     len: usize,
 }
 
@@ -45,21 +82,24 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 impl Model {
-    fn parts(inputs: usize, hidden: usize) -> Parts {
-        let bias = inputs * hidden;
-        let out = bias + hidden;
-        let out_bias = out + 2 * hidden;
+    fn parts(shape: &Shape) -> Parts {
+        let h = shape.hidden;
+        let bias = shape.inputs * h;
+        let out = bias + h;
+        let out_bias = out + 2 * h;
+        let factors = out_bias + 1;
         Parts {
             bias,
             out,
             out_bias,
-            len: out_bias + 1,
+            factors,
+            len: factors + shape.factors() * h,
         }
     }
 
-    /// Small random weights (from `seed`), zero biases.
-    pub fn new(inputs: usize, hidden: usize, seed: u64) -> Model {
-        let p = Self::parts(inputs, hidden);
+    /// Small random weights (from `seed`), zero biases and factors.
+    pub fn new(shape: Shape, seed: u64) -> Model {
+        let p = Self::parts(&shape);
         let mut rng = SplitMix64::new(seed);
         let mut params = vec![0.0; p.len];
         // An input weight's spread makes a hidden value of a typical position (about 32
@@ -67,15 +107,15 @@ impl Model {
         for w in &mut params[..p.bias] {
             *w = uniform(&mut rng, 0.15);
         }
-        let out_spread = 1.0 / (2.0 * hidden as f32).sqrt();
+        let out_spread = 1.0 / (2.0 * shape.hidden as f32).sqrt();
         for w in &mut params[p.out..p.out_bias] {
             *w = uniform(&mut rng, out_spread);
         }
-        Model {
-            inputs,
-            hidden,
-            params,
-        }
+        Model { shape, params }
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.shape.hidden
     }
 
     pub fn len(&self) -> usize {
@@ -86,33 +126,49 @@ impl Model {
         self.params.is_empty()
     }
 
+    /// The weights of `input` as the engine's net will have them: its own plus its factor.
+    fn folded_row(&self, input: usize) -> Vec<f32> {
+        let (h, p) = (self.shape.hidden, Self::parts(&self.shape));
+        let mut row = self.params[input * h..(input + 1) * h].to_vec();
+        if let Some(f) = self.shape.factor_of(input) {
+            let factor = &self.params[p.factors + f * h..p.factors + (f + 1) * h];
+            row.iter_mut().zip(factor).for_each(|(w, f)| *w += f);
+        }
+        row
+    }
+
     /// The hidden values of one view.
     fn hidden_values(&self, inputs: &[u16], out: &mut [f32]) {
-        let p = Self::parts(self.inputs, self.hidden);
-        let h = self.hidden;
+        let (h, p) = (self.shape.hidden, Self::parts(&self.shape));
         out.copy_from_slice(&self.params[p.bias..p.bias + h]);
         for &i in inputs {
-            let row = &self.params[i as usize * h..(i as usize + 1) * h];
-            for (o, w) in out.iter_mut().zip(row) {
-                *o += w;
+            let i = i as usize;
+            let row = &self.params[i * h..(i + 1) * h];
+            out.iter_mut().zip(row).for_each(|(o, w)| *o += w);
+            if let Some(f) = self.shape.factor_of(i) {
+                let factor = &self.params[p.factors + f * h..p.factors + (f + 1) * h];
+                out.iter_mut().zip(factor).for_each(|(o, w)| *o += w);
             }
         }
     }
 
     /// The output in centipawns for the side to move.
     pub fn evaluate(&self, pos: &Position) -> f32 {
-        let h = self.hidden;
-        let mut ours = vec![0.0; h];
-        let mut theirs = vec![0.0; h];
-        self.hidden_values(pos.ours, &mut ours);
-        self.hidden_values(pos.theirs, &mut theirs);
-        let p = Self::parts(self.inputs, self.hidden);
+        let h = self.shape.hidden;
+        let mut scratch = Scratch::new(h);
+        self.hidden_values(pos.ours, &mut scratch.ours);
+        self.hidden_values(pos.theirs, &mut scratch.theirs);
+        self.output(&scratch) * SCALE as f32
+    }
+
+    fn output(&self, scratch: &Scratch) -> f32 {
+        let (h, p) = (self.shape.hidden, Self::parts(&self.shape));
         let w = &self.params[p.out..p.out_bias];
         let mut out = self.params[p.out_bias];
         for i in 0..h {
-            out += screlu(ours[i]) * w[i] + screlu(theirs[i]) * w[h + i];
+            out += screlu(scratch.ours[i]) * w[i] + screlu(scratch.theirs[i]) * w[h + i];
         }
-        out * SCALE as f32
+        out
     }
 
     /// The loss of one position: the squared difference between the win chance of the net's
@@ -127,17 +183,10 @@ impl Model {
         scratch: &mut Scratch,
         grad: Option<&mut [f32]>,
     ) -> f32 {
-        let h = self.hidden;
-        let p = Self::parts(self.inputs, self.hidden);
-        scratch.ours.resize(h, 0.0);
-        scratch.theirs.resize(h, 0.0);
+        let (h, p) = (self.shape.hidden, Self::parts(&self.shape));
         self.hidden_values(pos.ours, &mut scratch.ours);
         self.hidden_values(pos.theirs, &mut scratch.theirs);
-        let w = &self.params[p.out..p.out_bias];
-        let mut out = self.params[p.out_bias];
-        for i in 0..h {
-            out += screlu(scratch.ours[i]) * w[i] + screlu(scratch.theirs[i]) * w[h + i];
-        }
+        let out = self.output(scratch);
         let predicted = sigmoid(out * SCALE as f32 / k);
         let target = lambda * sigmoid(pos.score / k) + (1.0 - lambda) * pos.result;
         let diff = predicted - target;
@@ -145,11 +194,11 @@ impl Model {
             // d loss / d out.
             let d = 2.0 * diff * predicted * (1.0 - predicted) * SCALE as f32 / k;
             grad[p.out_bias] += d;
-            for (view, values, offset, list) in [
-                (0, &scratch.ours, 0, pos.ours),
-                (1, &scratch.theirs, h, pos.theirs),
+            let w = &self.params[p.out..p.out_bias];
+            for (values, offset, list) in [
+                (&scratch.ours, 0, pos.ours),
+                (&scratch.theirs, h, pos.theirs),
             ] {
-                let _ = view;
                 for i in 0..h {
                     let v = values[i];
                     grad[p.out + offset + i] += d * screlu(v);
@@ -159,13 +208,19 @@ impl Model {
                         0.0
                     };
                 }
-                for i in 0..h {
-                    grad[p.bias + i] += scratch.delta[i];
-                }
+                let delta = &scratch.delta[..h];
+                grad[p.bias..p.bias + h]
+                    .iter_mut()
+                    .zip(delta)
+                    .for_each(|(g, d)| *g += d);
                 for &input in list {
-                    let row = &mut grad[input as usize * h..(input as usize + 1) * h];
-                    for (g, d) in row.iter_mut().zip(&scratch.delta[..h]) {
-                        *g += d;
+                    let input = input as usize;
+                    let row = &mut grad[input * h..(input + 1) * h];
+                    row.iter_mut().zip(delta).for_each(|(g, d)| *g += d);
+                    if let Some(f) = self.shape.factor_of(input) {
+                        let at = p.factors + f * h;
+                        let row = &mut grad[at..at + h];
+                        row.iter_mut().zip(delta).for_each(|(g, d)| *g += d);
                     }
                 }
             }
@@ -173,19 +228,24 @@ impl Model {
         diff * diff
     }
 
-    /// The engine's net: weights rounded to integers at the network's scales.
-    pub fn quantise(&self, variant: &str, files: u8, ranks: u8, kinds: u8) -> Network {
-        let p = Self::parts(self.inputs, self.hidden);
+    /// The engine's net for `variant` (inputs `set`): each input's weights with its factor
+    /// added, rounded to integers at the network's scales.
+    pub fn quantise(&self, variant: &str, set: &FeatureSet) -> Network {
+        let p = Self::parts(&self.shape);
         let q = |x: f32, scale: i32| (x * scale as f32).round() as i16;
         let limit = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
+        let input_weights = (0..self.shape.inputs)
+            .flat_map(|i| self.folded_row(i))
+            .map(|w| q(w, QA))
+            .collect();
         Network {
             variant: variant.to_string(),
-            files,
-            ranks,
-            kinds,
-            inputs: self.inputs,
-            hidden: self.hidden,
-            input_weights: self.params[..p.bias].iter().map(|&w| q(w, QA)).collect(),
+            files: set.files,
+            ranks: set.ranks,
+            kinds: set.kinds,
+            inputs: self.shape.inputs,
+            hidden: self.shape.hidden,
+            input_weights,
             hidden_bias: self.params[p.bias..p.out]
                 .iter()
                 .map(|&w| q(w, QA))
@@ -198,12 +258,15 @@ impl Model {
         }
     }
 
-    /// The checkpoint's bytes after `epochs` epochs: sizes, epochs, then every parameter.
+    /// The checkpoint's bytes after `epochs` epochs: the shape, epochs, then every
+    /// parameter.
     pub fn to_bytes(&self, epochs: u32) -> Vec<u8> {
-        let mut out = Vec::with_capacity(20 + 4 * self.params.len());
-        out.extend_from_slice(b"MAGUSCKP");
-        out.extend_from_slice(&(self.inputs as u32).to_le_bytes());
-        out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        let mut out = Vec::with_capacity(28 + 4 * self.params.len());
+        out.extend_from_slice(CHECKPOINT_MAGIC);
+        let s = &self.shape;
+        for n in [s.inputs, s.hidden, s.piece_inputs, s.squares] {
+            out.extend_from_slice(&(n as u32).to_le_bytes());
+        }
         out.extend_from_slice(&epochs.to_le_bytes());
         for w in &self.params {
             out.extend_from_slice(&w.to_le_bytes());
@@ -213,38 +276,42 @@ impl Model {
 
     /// A checkpoint and the epochs it had done.
     pub fn from_bytes(bytes: &[u8]) -> Result<(Model, u32), String> {
-        if bytes.len() < 20 || &bytes[..8] != b"MAGUSCKP" {
-            return Err("not a magus training checkpoint".into());
+        const HEAD: usize = 28;
+        if bytes.len() < HEAD || &bytes[..8] != CHECKPOINT_MAGIC {
+            return Err("not a magus training checkpoint (of this version)".into());
         }
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
-        let (inputs, hidden, epochs) = (word(8) as usize, word(12) as usize, word(16));
-        if inputs > 1 << 16 || hidden > crate::eval::nnue::network::MAX_HIDDEN {
-            return Err(format!(
-                "{inputs} inputs and {hidden} hidden: not a checkpoint"
-            ));
+        let shape = Shape {
+            inputs: word(8) as usize,
+            hidden: word(12) as usize,
+            piece_inputs: word(16) as usize,
+            squares: word(20) as usize,
+        };
+        let epochs = word(24);
+        if shape.inputs > 1 << 16
+            || shape.hidden > crate::eval::nnue::network::MAX_HIDDEN
+            || shape.piece_inputs > shape.inputs
+            || shape.squares == 0
+        {
+            return Err(format!("{shape:?}: not a checkpoint"));
         }
-        let len = Self::parts(inputs, hidden).len;
-        if bytes.len() != 20 + 4 * len {
+        let len = Self::parts(&shape).len;
+        if bytes.len() != HEAD + 4 * len {
             return Err(format!(
-                "a checkpoint of {inputs} inputs and {hidden} hidden has {} bytes, not {}",
-                20 + 4 * len,
+                "a checkpoint of {shape:?} has {} bytes, not {}",
+                HEAD + 4 * len,
                 bytes.len()
             ));
         }
-        let params = bytes[20..]
+        let params = bytes[HEAD..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
             .collect();
-        Ok((
-            Model {
-                inputs,
-                hidden,
-                params,
-            },
-            epochs,
-        ))
+        Ok((Model { shape, params }, epochs))
     }
 }
+
+const CHECKPOINT_MAGIC: &[u8; 8] = b"MAGUSCK2";
 
 /// Working memory of one thread's loss and gradient.
 pub struct Scratch {
@@ -322,9 +389,15 @@ mod tests {
     /// gradient times ε (a wrong sign or a forgotten term fails).
     #[test]
     fn the_gradient_is_the_slope_of_the_loss() {
-        let mut model = Model::new(10, 16, 3);
+        let shape = Shape {
+            inputs: 10,
+            hidden: 16,
+            piece_inputs: 8,
+            squares: 2,
+        };
+        let mut model = Model::new(shape, 3);
         // Biases away from zero so that some hidden values sit inside (0, 1).
-        let p = Model::parts(10, 16);
+        let p = Model::parts(&shape);
         for (i, b) in model.params[p.bias..p.out].iter_mut().enumerate() {
             *b = 0.1 + 0.05 * i as f32;
         }
@@ -339,9 +412,13 @@ mod tests {
             4 * 16 + 5,
             9 * 16,
             p.bias + 2,
-            p.out + 1,
+            p.out + 3,
             p.out + 16 + 7,
             p.out_bias,
+            // The factors of inputs 4 and 7 (4 / 2 and 7 / 2), and of 1 (0).
+            p.factors + 2 * 16 + 5,
+            p.factors + 3 * 16 + 3,
+            p.factors + 3,
         ] {
             let eps = 1e-3;
             let mut up = model.clone();
@@ -358,13 +435,13 @@ mod tests {
             );
             checked += usize::from(grad[i] != 0.0);
         }
-        assert!(checked >= 5, "too few parameters had a gradient to check");
+        assert!(checked >= 8, "too few parameters had a gradient to check");
     }
 
     /// The quantised net evaluates as the float one, within rounding.
     #[test]
     fn the_quantised_net_evaluates_as_the_float_one() {
-        use crate::eval::nnue::{Accumulators, FeatureSet, evaluate};
+        use crate::eval::nnue::evaluate;
         use crate::game::AnyPosition;
         use crate::variant::Registry;
         let registry = Registry::builtin();
@@ -376,8 +453,13 @@ mod tests {
         .unwrap();
         crate::with_position!(&game, p => {
             let set = FeatureSet::of(p.layout());
-            let model = Model::new(set.count(), 32, 7);
-            let net = model.quantise("chess", set.files, set.ranks, set.kinds);
+            let mut model = Model::new(Shape::of(&set, 32), 7);
+            // Factors of their own, to be folded into the inputs' weights.
+            let parts = Model::parts(&model.shape);
+            for (i, f) in model.params[parts.factors..].iter_mut().enumerate() {
+                *f = ((i * 7) % 13) as f32 * 0.01 - 0.06;
+            }
+            let net = model.quantise("chess", &set);
             let (mut w, mut b) = (Vec::new(), Vec::new());
             set.active(p, crate::board::Color::White, &mut w);
             set.active(p, crate::board::Color::Black, &mut b);
@@ -390,7 +472,8 @@ mod tests {
                 (float - quantised as f32).abs() <= 2.0 + 0.02 * float.abs(),
                 "float {float}, quantised {quantised}"
             );
-            let _ = Accumulators::new(&net, 1);
+            let (back, epochs) = Model::from_bytes(&model.to_bytes(3)).unwrap();
+            assert_eq!((back, epochs), (model, 3));
         });
     }
 }
