@@ -92,6 +92,8 @@ fn handshake_announces_the_features_and_every_variant() {
         "option=\"Scoring -combo *standard /// magi-12\"",
         "option=\"Only XBoard moves -check 1\"",
         "option=\"Mark swap-ins -check 0\"",
+        "option=\"Evaluation -combo *nnue /// hce /// material\"",
+        "option=\"EvalFile -file \"",
         "highlight=1",
     ] {
         assert!(features.contains(f), "feature {f} missing: {features}");
@@ -430,6 +432,9 @@ fn setboard_memory_cores_and_options() {
         "option Move Overhead=50",
         "option Only XBoard moves=1",
         "option Only XBoard moves=0",
+        "option Evaluation=hce",
+        "option Evaluation=nnue",
+        "option EvalFile=",
         "option Clear Hash",
     ] {
         let lines = t.send(ok);
@@ -445,6 +450,10 @@ fn setboard_memory_cores_and_options() {
         (
             "option MultiPV=0",
             "Error (bad value for MultiPV): option MultiPV=0",
+        ),
+        (
+            "option EvalFile=/no/such/net.nnue",
+            "Error (option 'EvalFile': /no/such/net.nnue: No such file or directory (os error 2); the evaluation is unchanged): option EvalFile=/no/such/net.nnue",
         ),
         (
             "option Colour=blue",

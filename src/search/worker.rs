@@ -1259,10 +1259,13 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         if !in_check {
-            // Far outside the window, the cheap estimate decides as well as the full one.
+            // Far outside the window, the cheap estimate decides as well as the full one
+            // (when the hand-made evaluation is the one in use: asked for, or `nnue` without
+            // a net).
             let stand_pat = match self.shared.options.eval_mode {
-                EvalMode::Full
-                    if self.shared.options.eval_terms == TermSet::ALL
+                EvalMode::Full | EvalMode::Nnue
+                    if self.nnue.is_none()
+                        && self.shared.options.eval_terms == TermSet::ALL
                         && self.data.eval_cache.get(hash).is_none() =>
                 {
                     let fast = evaluate_fast(pos, self.eval_tables);
