@@ -5,40 +5,16 @@
 //! King cannot catch. Each position here was missed by the search before the part it tests
 //! (Win At Chess numbers are the public suite's).
 
+mod common;
+
+use common::{fen_position, search_with, wire};
 use magus::game::AnyPosition;
 use magus::game::outcome::{cannot_mate, insufficient_material};
-use magus::search::time::Limits;
-use magus::search::tt::TranspositionTable;
-use magus::search::{
-    Pruning, Score, SearchControl, SearchOptions, SearchResult, ThreadData, think,
-};
-use magus::variant::Registry;
+use magus::search::{Pruning, Score};
 use magus::with_position;
 
-fn position(variant: &str, fen: &str) -> AnyPosition {
-    let registry = Registry::builtin();
-    let v = registry
-        .get(variant)
-        .unwrap_or_else(|| panic!("no variant {variant}"));
-    AnyPosition::from_fen(v, Some(fen)).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn search_with(pos: &AnyPosition, depth: i32, pruning: Pruning) -> SearchResult {
-    let options = SearchOptions {
-        pruning,
-        ..SearchOptions::default()
-    };
-    let tt = TranspositionTable::new(16).unwrap();
-    let control = SearchControl::default();
-    with_position!(pos, p => think(p, &[], &Limits::depth(depth), &options, &tt, &control, &mut ThreadData::fresh(1), &|_| {}))
-}
-
-fn wire(pos: &AnyPosition, m: magus::board::Move) -> String {
-    with_position!(pos, p => magus::protocol::notation::to_wire(p, m, 1))
-}
-
 fn best_at_depth(variant: &str, fen: &str, depth: i32) -> (String, Score) {
-    let pos = position(variant, fen);
+    let pos = fen_position(variant, fen);
     let result = search_with(&pos, depth, Pruning::default());
     (wire(&pos, result.best), result.score)
 }
@@ -47,7 +23,7 @@ fn best_at_depth(variant: &str, fen: &str, depth: i32) -> (String, Score) {
 /// when quiescence tries quiet checks (`Quiescence Checks`; the threat Qh7# is one).
 #[test]
 fn wac_1_is_played_by_depth_4_with_quiescence_checks() {
-    let pos = position(
+    let pos = fen_position(
         "chess",
         "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
     );
@@ -91,7 +67,7 @@ fn a_checking_capture_is_not_delta_pruned() {
 /// is taken.
 #[test]
 fn a_quiet_mate_threat_is_seen_by_quiescence() {
-    let pos = position("chess", "1k1r4/ppp5/8/8/7n/7Q/5PPP/6K1 w - - 0 1");
+    let pos = fen_position("chess", "1k1r4/ppp5/8/8/7n/7Q/5PPP/6K1 w - - 0 1");
     let with = search_with(
         &pos,
         1,
@@ -149,18 +125,18 @@ fn a_dead_position_is_a_draw_in_the_search() {
 /// dead.
 #[test]
 fn a_bishop_that_can_still_swap_keeps_the_game_alive() {
-    let mate = position("deathmatch", "k7/2K5/M7/8/8/8/8/8 b - - 0 1");
+    let mate = fen_position("deathmatch", "k7/2K5/M7/8/8/8/8/8 b - - 0 1");
     with_position!(&mate, p => {
         assert!(p.in_check() && !p.has_legal_move(), "King and Magician mate");
     });
-    let alive = position("deathmatch", "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1");
+    let alive = fen_position("deathmatch", "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1");
     assert!(!dead(&alive));
     with_position!(&alive, p => assert!(!cannot_mate(p, magus::board::Color::White)));
-    let chess = position("chess", "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1");
+    let chess = fen_position("chess", "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1");
     assert!(dead(&chess));
-    let legacy_unswapped = position("deathmatch-legacy", "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1");
+    let legacy_unswapped = fen_position("deathmatch-legacy", "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1");
     assert!(!dead(&legacy_unswapped));
-    let legacy_spent = position(
+    let legacy_spent = fen_position(
         "deathmatch-legacy",
         "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1 swaps=10",
     );
@@ -173,7 +149,7 @@ fn dead(pos: &AnyPosition) -> bool {
 
 /// The evaluation of the side to move, in centipawns.
 fn eval(variant: &str, fen: &str) -> i32 {
-    let pos = position(variant, fen);
+    let pos = fen_position(variant, fen);
     with_position!(&pos, p => magus::eval::evaluate(p, magus::eval::EvalTables::of(p.layout())))
 }
 

@@ -5,49 +5,12 @@
 //! stand-pat cuts a quiet node off at once. Each test is one part's position or positions, at
 //! a fixed small depth on one thread; each fails if its part is taken out of the search.
 
-use std::sync::mpsc;
-use std::time::Duration;
+mod common;
 
+use common::{fen_position, search_with, wire};
 use magus::game::AnyPosition;
-use magus::search::time::Limits;
-use magus::search::tt::TranspositionTable;
-use magus::search::{
-    Pruning, Score, SearchControl, SearchOptions, SearchResult, ThreadData, think,
-};
-use magus::variant::Registry;
+use magus::search::{Pruning, Score};
 use magus::with_position;
-
-fn position(variant: &str, fen: &str) -> AnyPosition {
-    let registry = Registry::builtin();
-    let v = registry
-        .get(variant)
-        .unwrap_or_else(|| panic!("no variant {variant}"));
-    AnyPosition::from_fen(v, Some(fen)).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-/// A search to `depth` on one thread with a fresh table. It runs on a thread of its own and
-/// must answer within 20 s (each search here takes milliseconds): a search broken into an
-/// endless loop fails the test instead of hanging it.
-fn search_with(pos: &AnyPosition, depth: i32, pruning: Pruning) -> SearchResult {
-    let pos = *pos;
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let options = SearchOptions {
-            pruning,
-            ..SearchOptions::default()
-        };
-        let tt = TranspositionTable::new(16).unwrap();
-        let control = SearchControl::default();
-        let result = with_position!(&pos, p => think(p, &[], &Limits::depth(depth), &options, &tt, &control, &mut ThreadData::fresh(1), &|_| {}));
-        let _ = tx.send(result);
-    });
-    rx.recv_timeout(Duration::from_secs(20))
-        .unwrap_or_else(|_| panic!("a depth {depth} search gave no answer within 20 s"))
-}
-
-fn wire(pos: &AnyPosition, m: magus::board::Move) -> String {
-    with_position!(pos, p => magus::protocol::notation::to_wire(p, m, 1))
-}
 
 /// The evaluation of the side to move, in centipawns.
 fn eval(pos: &AnyPosition) -> i32 {
@@ -71,7 +34,7 @@ fn no_null_move() -> Pruning {
 #[test]
 fn null_move_keeps_the_tactics_of_the_full_width_search() {
     let fen = "r2rb1k1/pp1q1p1p/2n1p1p1/2bp4/5P2/PP1BPR1Q/1BPN2PP/R5K1 w - - 0 1";
-    let pos = position("chess", fen);
+    let pos = fen_position("chess", fen);
     let without = search_with(&pos, 6, no_null_move());
     assert_eq!(without.score, Score::Mate(4), "no null move");
     assert_eq!(wire(&pos, without.best), "h3h7", "no null move");
@@ -92,7 +55,7 @@ fn null_move_is_not_tried_with_only_pawns() {
         "8/6k1/8/6K1/6P1/8/8/8 b - - 0 1",
         "8/8/8/2Kp4/3Pk3/8/8/8 w - - 0 1",
     ] {
-        let pos = position("chess", fen);
+        let pos = fen_position("chess", fen);
         let result = search_with(&pos, 12, Pruning::default());
         assert!(
             matches!(result.score, Score::Centipawns(cp) if cp < -700),
@@ -133,7 +96,7 @@ fn a_mate_by_checks_is_found_below_its_length() {
             "g4f3",
         ),
     ] {
-        let pos = position(variant, fen);
+        let pos = fen_position(variant, fen);
         let result = search_with(&pos, depth, Pruning::default());
         assert_eq!(
             result.score,
@@ -160,7 +123,7 @@ fn quiescence_stands_pat_instead_of_a_losing_capture() {
             "e1e5",
         ),
     ] {
-        let pos = position(variant, fen);
+        let pos = fen_position(variant, fen);
         let static_eval = eval(&pos);
         let result = search_with(&pos, 1, Pruning::default());
         assert_ne!(wire(&pos, result.best), capture, "{variant} {fen}");
@@ -186,7 +149,7 @@ fn quiescence_stand_pat_cuts_quiet_nodes_off() {
         "2kr3r/ppp2ppp/2n1bn2/2b1p3/2B1P1q1/2NP1N2/PPPQ1PPP/R3K2R w KQ - 0 1",
     ]
     .iter()
-    .map(|fen| search_with(&position("chess", fen), 1, Pruning::default()).nodes)
+    .map(|fen| search_with(&fen_position("chess", fen), 1, Pruning::default()).nodes)
     .sum();
     assert!(nodes <= 1000, "a depth-1 search took {nodes} nodes");
 }

@@ -27,6 +27,11 @@ pub fn position(variant_name: &str, fen: Option<&str>) -> AnyPosition {
         .unwrap_or_else(|e| panic!("{variant_name} FEN {fen:?} refused: {e}"))
 }
 
+/// A position of a built-in variant from its FEN.
+pub fn fen_position(variant_name: &str, fen: &str) -> AnyPosition {
+    position(variant_name, Some(fen))
+}
+
 /// The legal moves, sorted.
 pub fn legal(pos: &AnyPosition) -> Vec<String> {
     let mut moves = pos.legal_moves_wire(1);
@@ -411,4 +416,36 @@ pub fn lines_then_closed_pipe(command: &mut Command, lines: usize) -> Vec<String
         "{command:?}: nothing on standard error: {err}"
     );
     read
+}
+
+/// A search of `pos` to `depth` on one thread with a fresh table and the selective parts
+/// `pruning`. It runs on a thread of its own and must answer within 20 s (each search of the
+/// tests takes milliseconds): a search broken into an endless loop fails the test instead of
+/// hanging it.
+pub fn search_with(
+    pos: &AnyPosition,
+    depth: i32,
+    pruning: magus::search::Pruning,
+) -> magus::search::SearchResult {
+    use magus::search::{SearchControl, SearchOptions, ThreadData, think};
+    let pos = *pos;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let options = SearchOptions {
+            pruning,
+            ..SearchOptions::default()
+        };
+        let tt = magus::search::tt::TranspositionTable::new(16).unwrap();
+        let control = SearchControl::default();
+        let limits = magus::search::time::Limits::depth(depth);
+        let result = magus::with_position!(&pos, p => think(p, &[], &limits, &options, &tt, &control, &mut ThreadData::fresh(1), &|_| {}));
+        let _ = tx.send(result);
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(20))
+        .unwrap_or_else(|_| panic!("a depth {depth} search gave no answer within 20 s"))
+}
+
+/// A move in wire notation (ranks from 1).
+pub fn wire(pos: &AnyPosition, m: magus::board::Move) -> String {
+    magus::with_position!(pos, p => magus::protocol::notation::to_wire(p, m, 1))
 }
