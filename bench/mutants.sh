@@ -23,11 +23,13 @@ case "$LAYER" in
                   --test=magician_chess --test=royal_magician --test=random_play --test=fen
                   --test=notation) ;;
     # The evaluation: its own tests, the search's pinned bench signature (every term moves the
-    # tree), and the tuner's trace of the evaluation.
-    eval) TESTS=(--lib --test=eval --test=search --test=tune) ;;
-    # The search: its own tests (the signature, mates, draws, limits, threads) and the
-    # protocol transcripts that drive the engine facade.
-    search) TESTS=(--lib --test=search --test=uci_transcript --test=xboard_transcript) ;;
+    # tree), the tuner's trace of the evaluation, the learned evaluation and the endgame.
+    eval) TESTS=(--lib --test=eval --test=search --test=tune --test=nnue --test=horizon) ;;
+    # The search: its own tests (the signature, mates, draws, limits, threads, what each
+    # selective part keeps, the horizon) and the protocol transcripts that drive the engine
+    # facade.
+    search) TESTS=(--lib --test=search --test=search_behaviour --test=horizon --test=nnue
+                   --test=uci_transcript --test=xboard_transcript) ;;
     *) echo "unknown layer '$LAYER': give rules, eval or search" >&2; exit 2 ;;
 esac
 # As cargo arguments, not test arguments, so that each mutant also builds only these binaries.

@@ -1,0 +1,97 @@
+//! `magus train` from the command line: self-play data in, a net out that the engine loads
+//! for the variant, a checkpoint to resume from, and clear refusals.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use magus::eval::nnue::{FeatureSet, Network, check_fits};
+use magus::game::AnyPosition;
+use magus::variant::Registry;
+use magus::with_position;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("magus-train-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn magus(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_magus"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the magus binary runs")
+}
+
+fn succeeds(args: &[&str]) -> String {
+    let out = magus(args);
+    assert!(
+        out.status.success(),
+        "magus {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn data(dir: &Path, variant: &str) -> PathBuf {
+    let file = dir.join(format!("{variant}.data"));
+    let f = file.to_str().unwrap();
+    succeeds(&[
+        "datagen", "--variant", variant, "--games", "4", "--nodes", "300", "--seed", "3", "-o", f,
+    ]);
+    file
+}
+
+/// A net trained on a few games is a net of its variant, which the engine loads; the epochs
+/// are reported, and a run resumed from the checkpoint goes on after the epoch it had done.
+#[test]
+fn a_trained_net_loads_for_its_variant_and_training_resumes() {
+    let dir = temp_dir("net");
+    let registry = Registry::builtin();
+    for variant in ["chess", "magician-chess"] {
+        let data = data(&dir, variant);
+        let net = dir.join(format!("{variant}.nnue"));
+        let (d, n) = (data.to_str().unwrap(), net.to_str().unwrap());
+        let common = ["train", "--variant", variant, d, "-o", n, "--hidden", "16"];
+        let out = succeeds(&[&common[..], &["--epochs", "1"]].concat());
+        assert!(out.contains("epoch   1/1  loss "), "{out}");
+        let out = succeeds(&[&common[..], &["--epochs", "3", "--resume"]].concat());
+        assert!(out.contains("resuming after epoch 1"), "{out}");
+        assert!(out.contains("epoch   3/3") && !out.contains("epoch   1/3"), "{out}");
+        let loaded = Network::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
+        let v = registry.get(variant).unwrap();
+        let start = AnyPosition::from_fen(v, None).unwrap();
+        with_position!(&start, p => check_fits(&loaded, v, &FeatureSet::of(p.layout())).unwrap());
+        assert_eq!(loaded.hidden, 16);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Bad settings and files are refused on one line naming the flag or the file.
+#[test]
+fn bad_settings_are_refused_by_name() {
+    let dir = temp_dir("bad");
+    let data = data(&dir, "chess");
+    let d = data.to_str().unwrap();
+    let out = dir.join("x.nnue");
+    let o = out.to_str().unwrap();
+    for (args, says) in [
+        (vec!["--hidden", "20"], "--hidden"),
+        (vec!["--lambda", "2"], "--lambda"),
+        (vec!["--epochs", "0"], "--epochs"),
+        (vec!["--resume"], "--resume"),
+    ] {
+        let mut all = vec!["train", "--variant", "chess", d, "-o", o];
+        all.extend(args.iter());
+        let run = magus(&all);
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success() && err.contains(says), "{args:?}: {err}");
+    }
+    let run = magus(&["train", "--variant", "magi", d, "-o", o]);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success() && err.contains("chess"), "{err}");
+    assert!(!out.exists(), "no net is written by a refused run");
+    std::fs::remove_dir_all(&dir).ok();
+}
