@@ -39,7 +39,17 @@ fn data(dir: &Path, variant: &str) -> PathBuf {
     let file = dir.join(format!("{variant}.data"));
     let f = file.to_str().unwrap();
     succeeds(&[
-        "datagen", "--variant", variant, "--games", "4", "--nodes", "300", "--seed", "3", "-o", f,
+        "datagen",
+        "--variant",
+        variant,
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--seed",
+        "3",
+        "-o",
+        f,
     ]);
     file
 }
@@ -59,7 +69,10 @@ fn a_trained_net_loads_for_its_variant_and_training_resumes() {
         assert!(out.contains("epoch   1/1  loss "), "{out}");
         let out = succeeds(&[&common[..], &["--epochs", "3", "--resume"]].concat());
         assert!(out.contains("resuming after epoch 1"), "{out}");
-        assert!(out.contains("epoch   3/3") && !out.contains("epoch   1/3"), "{out}");
+        assert!(
+            out.contains("epoch   3/3") && !out.contains("epoch   1/3"),
+            "{out}"
+        );
         let loaded = Network::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
         let v = registry.get(variant).unwrap();
         let start = AnyPosition::from_fen(v, None).unwrap();
@@ -87,7 +100,10 @@ fn bad_settings_are_refused_by_name() {
         all.extend(args.iter());
         let run = magus(&all);
         let err = String::from_utf8_lossy(&run.stderr);
-        assert!(!run.status.success() && err.contains(says), "{args:?}: {err}");
+        assert!(
+            !run.status.success() && err.contains(says),
+            "{args:?}: {err}"
+        );
     }
     let run = magus(&["train", "--variant", "magi", d, "-o", o]);
     let err = String::from_utf8_lossy(&run.stderr);
