@@ -1,39 +1,16 @@
 //! `magus train` from the command line: self-play data in, a net out that the engine loads
 //! for the variant, a checkpoint to resume from, and clear refusals.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+
+use common::{magus, succeeds, temp_dir};
 
 use magus::eval::nnue::{FeatureSet, Network, check_fits};
 use magus::game::AnyPosition;
 use magus::variant::Registry;
 use magus::with_position;
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("magus-train-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn magus(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_magus"))
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::null())
-        .output()
-        .expect("the magus binary runs")
-}
-
-fn succeeds(args: &[&str]) -> String {
-    let out = magus(args);
-    assert!(
-        out.status.success(),
-        "magus {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 fn data(dir: &Path, variant: &str) -> PathBuf {
     let file = dir.join(format!("{variant}.data"));

@@ -5,7 +5,7 @@
 //! gives the same file however it was played, an interrupted file is continued).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 
 use magus::board::{Bitboard, Color};
 use magus::eval::{EvalTables, evaluate, trace};
@@ -19,6 +19,8 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 mod common;
+
+use common::{magus, succeeds, temp_dir};
 
 fn variant(name: &str) -> &'static Variant {
     Registry::builtin()
@@ -964,32 +966,6 @@ fn the_quiet_filter_keeps_no_capture_and_no_check() {
     let checked = AnyPosition::from_fen(v, Some("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1")).unwrap();
     let (_, step) = checked.after_wire("e1f1", 1).unwrap();
     assert!(!data::is_quiet(&checked, step));
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("magus-tune-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn magus(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_magus"))
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::null())
-        .output()
-        .expect("the magus binary runs")
-}
-
-fn succeeds(args: &[&str]) -> String {
-    let out = magus(args);
-    assert!(
-        out.status.success(),
-        "magus {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 fn read(path: &Path) -> String {

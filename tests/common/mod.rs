@@ -449,3 +449,32 @@ pub fn search_with(
 pub fn wire(pos: &AnyPosition, m: magus::board::Move) -> String {
     magus::with_position!(pos, p => magus::protocol::notation::to_wire(p, m, 1))
 }
+
+/// A fresh, empty folder for a test's files, named after the test binary's process and `name`.
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("magus-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs the magus binary with `args`, no input, and waits for it.
+pub fn magus(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_magus"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("the magus binary runs")
+}
+
+/// Runs the magus binary, which must succeed; its standard output.
+pub fn succeeds(args: &[&str]) -> String {
+    let out = magus(args);
+    assert!(
+        out.status.success(),
+        "magus {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}

@@ -185,44 +185,31 @@ impl FeatureSet {
             }
         }
         for sq in (before.holes() ^ after.holes()).squares() {
-            let list = if after.holes().has(sq) {
-                &mut *added
-            } else {
-                &mut *removed
-            };
-            if !push(list, |view| self.hole(view, sq)) {
+            if !toggle(added, removed, after.holes().has(sq), |view| {
+                self.hole(view, sq)
+            }) {
                 return false;
             }
         }
         for sq in (before.unmoved() ^ after.unmoved()).squares() {
-            let list = if after.unmoved().has(sq) {
-                &mut *added
-            } else {
-                &mut *removed
-            };
-            if !push(list, |view| self.unmoved(view, sq)) {
+            let on = after.unmoved().has(sq);
+            if !toggle(added, removed, on, |view| self.unmoved(view, sq)) {
                 return false;
             }
         }
-        let rights = before.castling_rights() ^ after.castling_rights();
-        for bit in 0..4 {
-            if rights & (1 << bit) != 0 {
-                let on = after.castling_rights() & (1 << bit) != 0;
-                let list = if on { &mut *added } else { &mut *removed };
-                if !push(list, |view| self.castling(view, bit)) {
-                    return false;
-                }
+        let (old, new) = (before.castling_rights(), after.castling_rights());
+        for bit in (0..4).filter(|b| (old ^ new) & (1 << b) != 0) {
+            let on = new & (1 << bit) != 0;
+            if !toggle(added, removed, on, |view| self.castling(view, bit)) {
+                return false;
             }
         }
         for slot in 0..STATE_SLOTS {
-            let diff = before.state(slot) ^ after.state(slot);
-            for bit in 0..STATE_BITS {
-                if diff & (1 << bit) != 0 {
-                    let on = after.state(slot) & (1 << bit) != 0;
-                    let list = if on { &mut *added } else { &mut *removed };
-                    if !push(list, |view| self.state(view, slot, bit)) {
-                        return false;
-                    }
+            let (old, new) = (before.state(slot), after.state(slot));
+            for bit in (0..STATE_BITS).filter(|b| (old ^ new) & (1 << b) != 0) {
+                let on = new & (1 << bit) != 0;
+                if !toggle(added, removed, on, |view| self.state(view, slot, bit)) {
+                    return false;
                 }
             }
         }
@@ -236,6 +223,17 @@ fn push(list: &mut [Changes; 2], of: impl Fn(Color) -> u32) -> bool {
     Color::BOTH
         .into_iter()
         .all(|view| list[view.index()].try_push(of(view)).is_ok())
+}
+
+/// An input that came on (`on`) or went off, onto `added` or `removed`; `false` if full.
+#[inline(always)]
+fn toggle(
+    added: &mut [Changes; 2],
+    removed: &mut [Changes; 2],
+    on: bool,
+    of: impl Fn(Color) -> u32,
+) -> bool {
+    push(if on { added } else { removed }, of)
 }
 
 #[cfg(test)]
