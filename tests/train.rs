@@ -88,3 +88,78 @@ fn bad_settings_are_refused_by_name() {
     assert!(!out.exists(), "no net is written by a refused run");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The next generation's games: `datagen --eval-file` plays with the net and records its
+/// checksum in the file's header. Its games are not the hand-made evaluation's (same seed,
+/// same openings), a file of one net's games is not continued by another player, and a net
+/// of another variant is refused by name.
+#[test]
+fn a_net_plays_the_next_generations_games() {
+    let dir = temp_dir("generation");
+    let first = data(&dir, "chess");
+    let net = dir.join("chess.nnue");
+    let (d, n) = (first.to_str().unwrap(), net.to_str().unwrap());
+    succeeds(&[
+        "train",
+        "--variant",
+        "chess",
+        d,
+        "-o",
+        n,
+        "--hidden",
+        "16",
+        "--epochs",
+        "1",
+    ]);
+    let next = dir.join("next.data");
+    let x = next.to_str().unwrap();
+    let generation = [
+        "datagen",
+        "--variant",
+        "chess",
+        "--nodes",
+        "300",
+        "--seed",
+        "3",
+        "-o",
+        x,
+    ];
+    succeeds(&[&generation[..], &["--games", "4", "--eval-file", n]].concat());
+    let checksum = Network::from_bytes(&std::fs::read(&net).unwrap())
+        .unwrap()
+        .checksum();
+    let text = std::fs::read_to_string(&next).unwrap();
+    let header = text.lines().next().unwrap();
+    assert!(
+        header.ends_with(&format!(" net={checksum:016x}")),
+        "{header}"
+    );
+    let games = |t: &str| t.lines().skip(1).map(str::to_string).collect::<Vec<_>>();
+    let by_hce = std::fs::read_to_string(&first).unwrap();
+    assert_eq!(games(&text).len(), 4);
+    assert_ne!(games(&text), games(&by_hce), "the net played its own moves");
+
+    // Continued without the net: refused, and the file is as it was.
+    let run = magus(&[&generation[..], &["--games", "6"]].concat());
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success() && err.contains("net"), "{err}");
+    assert_eq!(std::fs::read_to_string(&next).unwrap(), text);
+
+    let run = magus(&[
+        "datagen",
+        "--variant",
+        "magi",
+        "--games",
+        "1",
+        "--eval-file",
+        n,
+        "-o",
+        dir.join("magi.data").to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        !run.status.success() && err.contains("--eval-file") && err.contains("chess"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -897,6 +897,7 @@ fn a_game_line_reads_back_as_written() {
         random_plies: 6,
         balance: None,
         shard: None,
+        net: None,
     };
     assert_eq!(Header::parse(&header.to_line()).unwrap(), header);
     let other = Header {
@@ -904,6 +905,26 @@ fn a_game_line_reads_back_as_written() {
         ..header.clone()
     };
     assert!(header.mismatch(&other).unwrap().contains("seed 9, not 10"));
+    // Games played by a net name it; a file of the hand-made evaluation's games is not
+    // continued with a net's, nor one net's with another's.
+    let by_net = Header {
+        net: Some(0x0123_4567_89ab_cdef),
+        ..header.clone()
+    };
+    assert!(by_net.to_line().ends_with(" net=0123456789abcdef"));
+    assert_eq!(Header::parse(&by_net.to_line()).unwrap(), by_net);
+    assert!(header.mismatch(&by_net).unwrap().contains("net none"));
+    let other_net = Header {
+        net: Some(7),
+        ..by_net.clone()
+    };
+    assert!(
+        by_net
+            .mismatch(&other_net)
+            .unwrap()
+            .contains("net 0123456789abcdef, not 0000000000000007")
+    );
+    assert!(Header::parse(&format!("{} net=xyz", header.to_line())).is_err());
     for bad in [
         "17 1-0 8/8 w",
         "x 1-0 fen|e2e4",
@@ -926,6 +947,7 @@ fn a_data_file_with_an_illegal_move_is_refused_naming_the_file_and_the_line() {
         random_plies: 0,
         balance: None,
         shard: None,
+        net: None,
     };
     let start = AnyPosition::from_fen(v, None).unwrap().to_fen();
     std::fs::write(

@@ -693,10 +693,15 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 && self.has_pieces(pos)
                 && beta.abs() < MATE_BOUND
             {
+                let deepest = if pruning.null_move_full_ply {
+                    depth - 1
+                } else {
+                    depth
+                };
                 let r = (NMP_BASE_REDUCTION
                     + depth / NMP_DEPTH_DIVISOR
                     + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX))
-                .min(depth);
+                .min(deepest);
                 let mut child = *pos;
                 child.play_null();
                 if let Some(n) = &mut self.nnue {
@@ -1345,9 +1350,12 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
         }
         // Quiet checks, at the first ply only, when asked: a mate in one that the captures
-        // alone would leave behind the horizon. Off by default: in games at equal nodes they
-        // cost more depth than they found (sprt-118 against sprt-119).
-        if !in_check && qply == 0 && best < beta && pruning.quiet_checks && !self.stopped {
+        // alone would leave behind the horizon. Everywhere, they cost more depth than they
+        // found in games at equal nodes (sprt-118 against sprt-119); right below a null move
+        // they are the threat the pass allows.
+        let after_null = ply >= 1 && self.stack[ply - 1].current_move.is_null();
+        let quiet_checks = pruning.quiet_checks || (pruning.null_move_threats && after_null);
+        if !in_check && qply == 0 && best < beta && quiet_checks && !self.stopped {
             let checks = checks.unwrap_or_else(|| pos.check_context());
             let mut quiet = MoveList::new();
             pos.generate_quiet_checks(&mut quiet, &checks);

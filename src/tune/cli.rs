@@ -9,8 +9,11 @@ use super::fit::{self, Options, Slots};
 use super::label;
 use super::load::load;
 use super::progress::format_duration;
+use crate::eval::nnue::{self, FeatureSet};
+use crate::game::AnyPosition;
 use crate::variant::weights::{Shape, Weights, is_square_key, replace_section};
 use crate::variant::{Registry, Variant};
+use crate::with_position;
 
 /// Plays self-play games for tuning and writes their quiet positions, with each game's
 /// result and the search's score, to a data file (docs/tuning.md). Games start from random
@@ -50,6 +53,11 @@ pub struct DatagenArgs {
     /// Hash table per game being played, in MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Play with this net (written by `magus train` for the variant): the games of the next
+    /// generation. The file's header records the net's checksum. Default: the variant's
+    /// built-in evaluation.
+    #[arg(long, value_name = "NET")]
+    pub eval_file: Option<PathBuf>,
     /// The data file (created, or continued).
     #[arg(short, long)]
     pub output: PathBuf,
@@ -183,6 +191,14 @@ pub fn run_datagen(args: &DatagenArgs, registry: &Registry) -> Result<(), String
             .map(super::data::parse_shard)
             .transpose()
             .map_err(|e| format!("--shard: {e}"))?,
+        net: match &args.eval_file {
+            Some(path) => {
+                let start = AnyPosition::from_fen(variant, None)?;
+                let set = with_position!(&start, p => FeatureSet::of(p.layout()));
+                Some(nnue::load(path, variant, &set).map_err(|e| format!("--eval-file: {e}"))?)
+            }
+            None => None,
+        },
     };
     let threads = args.threads.unwrap_or_else(cores).max(1);
     let started = Instant::now();
@@ -316,6 +332,7 @@ fn read_games(path: &Path, variant: &'static Variant) -> Result<super::data::Dat
             random_plies: 0,
             balance: None,
             shard: None,
+            net: None,
         },
         games,
         complete_len: text.len() as u64,

@@ -38,6 +38,9 @@ pub struct Header {
     /// the games whose index is K − 1 more than a multiple of N. Written only when there is
     /// one, so that the files of unsharded runs read as before.
     pub shard: Option<(u64, u64)>,
+    /// The checksum of the net that played the games (`magus datagen --eval-file`); none for
+    /// the hand-made evaluation. Written only when there is one.
+    pub net: Option<u64>,
 }
 
 impl Header {
@@ -45,8 +48,9 @@ impl Header {
         let shard = self
             .shard
             .map_or(String::new(), |(k, n)| format!(" shard={k}/{n}"));
+        let net = self.net.map_or(String::new(), |n| format!(" net={n:016x}"));
         format!(
-            "{MAGIC} {VERSION} variant={} seed={} nodes={} random-plies={} balance={}{shard}",
+            "{MAGIC} {VERSION} variant={} seed={} nodes={} random-plies={} balance={}{shard}{net}",
             self.variant,
             self.seed,
             self.nodes,
@@ -115,6 +119,12 @@ impl Header {
             None => None,
             Some(text) => Some(parse_shard(text).map_err(|e| format!("header field {e}"))?),
         };
+        let net = match fields.get("net") {
+            None => None,
+            Some(text) => Some(u64::from_str_radix(text, 16).map_err(|_| {
+                format!("header field 'net' is not a net's checksum (16 hex digits): '{text}'")
+            })?),
+        };
         Ok(Header {
             variant: field("variant")?.to_string(),
             seed: number("seed")?,
@@ -122,6 +132,7 @@ impl Header {
             random_plies: number("random-plies")? as usize,
             balance,
             shard,
+            net,
         })
     }
 
@@ -142,6 +153,7 @@ impl Header {
                 format!("{:?}", other.balance),
             ),
             ("shard", shard_text(self.shard), shard_text(other.shard)),
+            ("net", net_text(self.net), net_text(other.net)),
         ];
         pairs
             .iter()
@@ -362,6 +374,12 @@ pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
 
 fn shard_text(shard: Option<(u64, u64)>) -> String {
     shard.map_or("none".to_string(), |(k, n)| format!("{k}/{n}"))
+}
+
+fn net_text(net: Option<u64>) -> String {
+    net.map_or("none (the hand-made evaluation)".to_string(), |n| {
+        format!("{n:016x}")
+    })
 }
 
 /// Whether a position and its best move are quiet enough to be data: not in check, and the

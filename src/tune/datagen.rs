@@ -12,11 +12,13 @@ use std::collections::BTreeMap;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 
 use super::data::{self, GameRecord, GameResult, Header, Ply};
 use super::progress::Progress;
+use crate::eval::nnue::Network;
 use crate::game::outcome::{Outcome, outcome};
 use crate::game::{AnyPosition, Game};
 use crate::protocol::notation::to_wire;
@@ -44,6 +46,8 @@ pub struct Settings {
     /// `(K, N)`: play only shard K of N, the games whose index is K − 1 more than a multiple
     /// of N, so that the files of the N shards together hold the games of one unsharded run.
     pub shard: Option<(u64, u64)>,
+    /// The net that plays (a later generation's games); none: the built-in evaluation.
+    pub net: Option<Arc<Network>>,
 }
 
 impl Settings {
@@ -55,6 +59,7 @@ impl Settings {
             random_plies: self.random_plies,
             balance: self.balance,
             shard: self.shard,
+            net: self.net.as_ref().map(|n| n.checksum()),
         }
     }
 }
@@ -235,7 +240,10 @@ pub fn run(
             let (next, failed) = (&next, &failed);
             scope.spawn(move || {
                 let engine = Engine::with_hash(settings.hash_mb);
-                engine.set_options(|o| o.threads = 1);
+                engine.set_options(|o| {
+                    o.threads = 1;
+                    o.net = settings.net.clone();
+                });
                 loop {
                     if failed.load(Ordering::Relaxed) {
                         break;

@@ -101,6 +101,13 @@ impl Network {
         Ok(())
     }
 
+    /// The file's checksum: names this net (a data file records which net played its games).
+    pub fn checksum(&self) -> u64 {
+        let bytes = self.to_bytes();
+        let (_, sum) = bytes.split_at(bytes.len() - 8);
+        u64::from_le_bytes(sum.try_into().expect("eight bytes"))
+    }
+
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
