@@ -153,3 +153,33 @@ fn quiescence_stand_pat_cuts_quiet_nodes_off() {
     .sum();
     assert!(nodes <= 1000, "a depth-1 search took {nodes} nodes");
 }
+
+/// `Null Move Full Ply` (off by default, measured in sprt-132 and sprt-133) keeps a
+/// full-width ply after the pass: the null move's searches at depths 3 to 6, bare quiescence
+/// searches without it, become one-ply searches, so the same depth costs more nodes (a few
+/// dozen in these trees, where the null move is seldom tried that shallow). If the switch did
+/// nothing, or cut the null move's search shorter, the counts would not grow.
+#[test]
+fn null_move_full_ply_searches_a_ply_after_the_pass() {
+    for fen in [
+        "r1bq1rk1/pp2bppp/2n1pn2/2pp4/2PP4/2N1PN2/PP2BPPP/R1BQ1RK1 w - - 0 1",
+        "2kr3r/ppp2ppp/2n1bn2/2b1p3/2B1P1q1/2NP1N2/PPPQ1PPP/R3K2R w KQ - 0 1",
+    ] {
+        let pos = fen_position("chess", fen);
+        let bare = search_with(&pos, 8, Pruning::default());
+        let full = search_with(
+            &pos,
+            8,
+            Pruning {
+                null_move_full_ply: true,
+                ..Pruning::default()
+            },
+        );
+        assert!(
+            full.nodes > bare.nodes,
+            "{fen}: {} nodes with a full ply after the pass, {} without",
+            full.nodes,
+            bare.nodes
+        );
+    }
+}

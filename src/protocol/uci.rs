@@ -64,7 +64,7 @@ pub const PAYOFF_STALEMATE_BONUS: i32 = 150;
 /// The check options that turn one part of the selective search off (for measuring it in
 /// games), each with the switch it sets.
 type PruningSwitch = fn(&mut Pruning) -> &mut bool;
-const PRUNING_OPTIONS: [(&str, PruningSwitch); 14] = [
+const PRUNING_OPTIONS: [(&str, PruningSwitch); 13] = [
     ("Null Move Pruning", |p| &mut p.null_move),
     ("Late Move Reductions", |p| &mut p.reductions),
     ("Futility Pruning", |p| &mut p.futility),
@@ -77,7 +77,6 @@ const PRUNING_OPTIONS: [(&str, PruningSwitch); 14] = [
     ("Internal Iterative Reductions", |p| &mut p.iir),
     ("Correction History", |p| &mut p.correction),
     ("Quiescence Checks", |p| &mut p.quiet_checks),
-    ("Null Move Threats", |p| &mut p.null_move_threats),
     ("Null Move Full Ply", |p| &mut p.null_move_full_ply),
 ];
 

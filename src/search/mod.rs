@@ -83,11 +83,9 @@ pub struct Pruning {
     /// Quiescence tries the quiet moves that give check at its first ply (off by default:
     /// in games at equal nodes they cost more than they found, sprt-118 against sprt-119).
     pub quiet_checks: bool,
-    /// The quiescence search right below a null move tries quiet checks at its first ply: a
-    /// mate in one that the pass allows stops the null move from cutting the node.
-    pub null_move_threats: bool,
     /// The null move's search keeps at least one ply of full width (never a bare quiescence
-    /// search), so every threat the pass allows is searched.
+    /// search), so every threat the pass allows is searched (off until an SPRT accepts it:
+    /// sprt-132).
     pub null_move_full_ply: bool,
 }
 
@@ -106,7 +104,6 @@ impl Pruning {
         iir: false,
         correction: false,
         quiet_checks: false,
-        null_move_threats: false,
         null_move_full_ply: false,
     };
 }
@@ -126,7 +123,6 @@ impl Default for Pruning {
             iir: true,
             correction: true,
             quiet_checks: false,
-            null_move_threats: false,
             null_move_full_ply: false,
         }
     }

@@ -1350,12 +1350,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
         }
         // Quiet checks, at the first ply only, when asked: a mate in one that the captures
-        // alone would leave behind the horizon. Everywhere, they cost more depth than they
-        // found in games at equal nodes (sprt-118 against sprt-119); right below a null move
-        // they are the threat the pass allows.
-        let after_null = ply >= 1 && self.stack[ply - 1].current_move.is_null();
-        let quiet_checks = pruning.quiet_checks || (pruning.null_move_threats && after_null);
-        if !in_check && qply == 0 && best < beta && quiet_checks && !self.stopped {
+        // alone would leave behind the horizon. Off by default: in games at equal nodes they
+        // cost more depth than they found (sprt-118 against sprt-119); only below a null move,
+        // they were neutral (sprt-130).
+        if !in_check && qply == 0 && best < beta && pruning.quiet_checks && !self.stopped {
             let checks = checks.unwrap_or_else(|| pos.check_context());
             let mut quiet = MoveList::new();
             pos.generate_quiet_checks(&mut quiet, &checks);
