@@ -248,7 +248,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     #[inline]
     fn evaluate(&mut self, pos: &Position<B>, ply: usize) -> i32 {
         if let Some(n) = &self.nnue {
-            return n.acc.evaluate(&n.net, ply, pos.side());
+            return n
+                .acc
+                .evaluate(&n.net, ply, pos.side(), pos.occupied().count() as usize);
         }
         if let Some(score) = self.data.eval_cache.get(pos.hash()) {
             return score;

@@ -87,9 +87,14 @@ impl Accumulators {
             .copy_within(ply * h..(ply + 1) * h, (ply + 1) * h);
     }
 
-    /// The net's evaluation of the position at `ply`, for `side` to move, in centipawns.
-    pub fn evaluate(&self, net: &Network, ply: usize, side: Color) -> i32 {
-        net.output(self.view(ply, side), self.view(ply, !side))
+    /// The net's evaluation of the position at `ply`, with `pieces` pieces on the board,
+    /// for `side` to move, in centipawns.
+    pub fn evaluate(&self, net: &Network, ply: usize, side: Color, pieces: usize) -> i32 {
+        net.output(
+            self.view(ply, side),
+            self.view(ply, !side),
+            net.bucket(pieces),
+        )
     }
 
     /// The values at `ply`, both views (for tests: an updated line against a refresh).

@@ -26,7 +26,7 @@ pub fn evaluate<B: Bitboard>(net: &Network, pos: &Position<B>) -> i32 {
     let set = FeatureSet::of(pos.layout());
     let mut acc = Accumulators::new(net, 1);
     acc.refresh(net, &set, pos, 0);
-    acc.evaluate(net, 0, pos.side())
+    acc.evaluate(net, 0, pos.side(), pos.occupied().count() as usize)
 }
 
 /// Whether `net` was made for `variant`: its name and its inputs' shape.

@@ -2,14 +2,19 @@
 //!
 //! The net: each view's inputs feed one hidden layer (`hidden` neurons, the same weights for
 //! both views); the side to move's layer and the other side's, each through a squared
-//! clipped ReLU, feed one output. In integers: hidden values are the float values × `QA`,
-//! output weights × `QB`, the output bias × `QA·QB`; the output × `SCALE` is centipawns.
+//! clipped ReLU, feed one output. The output may come in buckets by material: a set of
+//! output weights and a bias for each bucket, the bucket chosen by the pieces on the board
+//! (`bucket_of`). In integers: hidden values are the float values × `QA`, output weights ×
+//! `QB`, the output bias × `QA·QB`; the output × `SCALE` is centipawns.
 //!
 //! The file, little-endian: `MAGUSNET`, the format version (u32), the variant's name (u16
 //! length, UTF-8), the feature set (files, ranks, kinds: u8 each; then the inputs, u32), the
-//! hidden size (u32), the weights (input weights i16 by input then neuron, hidden biases i16,
-//! output weights i16, side to move's first, output bias i32), and an FNV-1a checksum (u64)
-//! of everything before it.
+//! hidden size (u32); from version 2 the buckets and the pieces per bucket (u32 each); the
+//! weights (input weights i16 by input then neuron, hidden biases i16, then for each bucket
+//! its output weights i16, side to move's first, then the output biases i32, one a bucket),
+//! and an FNV-1a checksum (u64) of everything before it. A net of one bucket is written in
+//! version 1, which has no bucket fields, so that its bytes and its checksum (which data
+//! files record) are those of a net written before buckets existed.
 
 use super::features::FeatureSet;
 
@@ -18,7 +23,12 @@ pub const QB: i32 = 64;
 /// Centipawns per unit of the float output.
 pub const SCALE: i32 = 400;
 const MAGIC: &[u8; 8] = b"MAGUSNET";
-const VERSION: u32 = 1;
+/// The format of a net with one output bucket.
+const VERSION_ONE_BUCKET: u32 = 1;
+/// The format of a net with output buckets.
+const VERSION: u32 = 2;
+/// The most output buckets a file may have.
+pub const MAX_BUCKETS: usize = 16;
 /// The largest output weight (in size) a net may have: it keeps the output's sums in range.
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 /// The largest hidden layer a file may ask for (a bound on what a file can make us allocate).
@@ -36,9 +46,31 @@ pub struct Network {
     /// `[input * hidden + neuron]`
     pub input_weights: Vec<i16>,
     pub hidden_bias: Vec<i16>,
-    /// The side to move's `hidden` weights, then the other side's.
+    /// Output buckets (1: none).
+    pub buckets: usize,
+    /// Pieces on the board, beyond two, per bucket (`bucket_of`).
+    pub pieces_per_bucket: usize,
+    /// For each bucket: the side to move's `hidden` weights, then the other side's.
     pub output_weights: Vec<i16>,
-    pub output_bias: i32,
+    /// One a bucket.
+    pub output_bias: Vec<i32>,
+}
+
+/// The output bucket of a position with `pieces` pieces on the board: one bucket for each
+/// `per_bucket` pieces beyond the first two, the last holding the rest. The engine and the
+/// trainer both choose by this.
+#[inline(always)]
+pub fn bucket_of(pieces: usize, buckets: usize, per_bucket: usize) -> usize {
+    (pieces.saturating_sub(2) / per_bucket.max(1)).min(buckets.saturating_sub(1))
+}
+
+/// The pieces per bucket that spread a variant's material, `start_pieces` on the board at
+/// the start, evenly over `buckets`.
+pub fn pieces_per_bucket(start_pieces: usize, buckets: usize) -> usize {
+    start_pieces
+        .saturating_sub(2)
+        .div_ceil(buckets.max(1))
+        .max(1)
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -111,18 +143,29 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        let version = if self.buckets == 1 {
+            VERSION_ONE_BUCKET
+        } else {
+            VERSION
+        };
+        out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(self.variant.len() as u16).to_le_bytes());
         out.extend_from_slice(self.variant.as_bytes());
         out.extend_from_slice(&[self.files, self.ranks, self.kinds]);
         out.extend_from_slice(&(self.inputs as u32).to_le_bytes());
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        if version == VERSION {
+            out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
+            out.extend_from_slice(&(self.pieces_per_bucket as u32).to_le_bytes());
+        }
         for list in [&self.input_weights, &self.hidden_bias, &self.output_weights] {
             for w in list.iter() {
                 out.extend_from_slice(&w.to_le_bytes());
             }
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for b in &self.output_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         let sum = fnv1a(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         out
@@ -142,9 +185,10 @@ impl Network {
             at: MAGIC.len(),
         };
         let version = r.u32("version")?;
-        if version != VERSION {
+        if version != VERSION && version != VERSION_ONE_BUCKET {
             return Err(format!(
-                "net format version {version}; this magus reads version {VERSION}"
+                "net format version {version}; this magus reads versions \
+                 {VERSION_ONE_BUCKET} and {VERSION}"
             ));
         }
         if fnv1a(body) != u64::from_le_bytes(sum.try_into().unwrap()) {
@@ -161,6 +205,20 @@ impl Network {
                 "hidden size {hidden} (a multiple of 16 up to {MAX_HIDDEN})"
             ));
         }
+        let (buckets, pieces_per_bucket) = if version == VERSION {
+            (
+                r.u32("buckets")? as usize,
+                r.u32("pieces per bucket")? as usize,
+            )
+        } else {
+            (1, 1)
+        };
+        if buckets == 0 || buckets > MAX_BUCKETS || pieces_per_bucket == 0 {
+            return Err(format!(
+                "{buckets} output buckets of {pieces_per_bucket} pieces (1 to {MAX_BUCKETS} \
+                 buckets of at least one piece)"
+            ));
+        }
         let expected_inputs = FeatureSet::count_for(files, ranks, kinds);
         if inputs != expected_inputs {
             return Err(format!(
@@ -169,8 +227,10 @@ impl Network {
         }
         let input_weights = r.i16s(inputs * hidden, "input weights")?;
         let hidden_bias = r.i16s(hidden, "hidden biases")?;
-        let output_weights = r.i16s(2 * hidden, "output weights")?;
-        let output_bias = r.u32("output bias")? as i32;
+        let output_weights = r.i16s(buckets * 2 * hidden, "output weights")?;
+        let output_bias = (0..buckets)
+            .map(|_| r.u32("output biases").map(|b| b as i32))
+            .collect::<Result<Vec<_>, _>>()?;
         if output_weights
             .iter()
             .any(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
@@ -178,7 +238,10 @@ impl Network {
             return Err(format!("an output weight is beyond ±{MAX_OUTPUT_WEIGHT}"));
         }
         if r.at != body.len() {
-            return Err(format!("{} bytes after the output bias", body.len() - r.at));
+            return Err(format!(
+                "{} bytes after the output biases",
+                body.len() - r.at
+            ));
         }
         Ok(Network {
             variant,
@@ -189,6 +252,8 @@ impl Network {
             hidden,
             input_weights,
             hidden_bias,
+            buckets,
+            pieces_per_bucket,
             output_weights,
             output_bias,
         })
@@ -201,13 +266,21 @@ impl Network {
         &self.input_weights[start..start + self.hidden]
     }
 
+    /// The output bucket of a position with `pieces` pieces on the board.
+    #[inline(always)]
+    pub fn bucket(&self, pieces: usize) -> usize {
+        bucket_of(pieces, self.buckets, self.pieces_per_bucket)
+    }
+
     /// The evaluation in centipawns, for the side to move, from its hidden values and the
-    /// other side's.
+    /// other side's, by the output of `bucket`.
     #[inline]
-    pub fn output(&self, ours: &[i16], theirs: &[i16]) -> i32 {
-        let (w_ours, w_theirs) = self.output_weights.split_at(self.hidden);
+    pub fn output(&self, ours: &[i16], theirs: &[i16], bucket: usize) -> i32 {
+        let h = self.hidden;
+        let weights = &self.output_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let (w_ours, w_theirs) = weights.split_at(h);
         let sum = super::simd::screlu_dot(ours, w_ours) + super::simd::screlu_dot(theirs, w_theirs);
-        let out = sum / i64::from(QA) + i64::from(self.output_bias);
+        let out = sum / i64::from(QA) + i64::from(self.output_bias[bucket]);
         (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 }
@@ -228,15 +301,62 @@ mod tests {
             hidden,
             input_weights: (0..inputs * hidden).map(|i| (i % 97) as i16 - 48).collect(),
             hidden_bias: (0..hidden).map(|i| i as i16).collect(),
+            buckets: 1,
+            pieces_per_bucket: 1,
             output_weights: (0..2 * hidden).map(|i| (i % 21) as i16 - 10).collect(),
-            output_bias: -1234,
+            output_bias: vec![-1234],
         }
+    }
+
+    fn bucketed_net() -> Network {
+        let mut net = small_net();
+        net.buckets = 4;
+        net.pieces_per_bucket = 8;
+        net.output_weights = (0..4 * 2 * net.hidden)
+            .map(|i| (i % 23) as i16 - 11)
+            .collect();
+        net.output_bias = vec![-1234, 50, 7, 900];
+        net
     }
 
     #[test]
     fn a_net_reads_back_as_written() {
+        for net in [small_net(), bucketed_net()] {
+            assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
+        }
+    }
+
+    /// A net of one bucket keeps the first format, so a data file's record of which net
+    /// played it stays true; a net with buckets is written in the second.
+    #[test]
+    fn a_net_of_one_bucket_keeps_the_first_format() {
+        assert_eq!(small_net().to_bytes()[8], 1);
+        assert_eq!(bucketed_net().to_bytes()[8], 2);
+        // The first format's fields, in order, and nothing more.
         let net = small_net();
-        assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
+        let expected = 8 + 4 + 2 + 5 + 3 + 4 + 4 + 2 * (net.inputs * 16 + 16 + 32) + 4 + 8;
+        assert_eq!(net.to_bytes().len(), expected);
+    }
+
+    /// Each bucket has its own output, chosen by the pieces on the board.
+    #[test]
+    fn the_bucket_is_chosen_by_the_pieces_on_the_board() {
+        assert_eq!(pieces_per_bucket(32, 8), 4);
+        assert_eq!(pieces_per_bucket(2, 8), 1);
+        let per = pieces_per_bucket(32, 8);
+        let buckets: Vec<usize> = [2, 5, 6, 17, 32, 40].map(|n| bucket_of(n, 8, per)).to_vec();
+        assert_eq!(buckets, [0, 0, 1, 3, 7, 7]);
+        assert_eq!(bucket_of(30, 1, 1), 0);
+        let net = bucketed_net();
+        let (ours, theirs): (Vec<i16>, Vec<i16>) = (
+            (0..16).map(|i| i * 15).collect(),
+            (0..16).map(|i| 200 - i * 9).collect(),
+        );
+        let outputs: Vec<i32> = (0..4).map(|b| net.output(&ours, &theirs, b)).collect();
+        for pair in outputs.windows(2) {
+            assert_ne!(pair[0], pair[1], "{outputs:?}");
+        }
+        assert_eq!(net.bucket(2 + 8 * 2), 2);
     }
 
     /// A damaged, cut or foreign file is refused with its fault named, never read wrong.
@@ -271,6 +391,17 @@ mod tests {
         let mut wild = small_net();
         wild.output_weights[3] = MAX_OUTPUT_WEIGHT + 1;
         assert!(refused(&wild.to_bytes()).contains("output weight"));
+        // Buckets beyond the bound, or of no pieces.
+        for (buckets, per) in [(MAX_BUCKETS + 1, 1), (0, 1), (2, 0)] {
+            let mut odd = bucketed_net();
+            odd.buckets = buckets;
+            odd.pieces_per_bucket = per;
+            assert!(
+                refused(&odd.to_bytes()).contains("buckets"),
+                "{}",
+                refused(&odd.to_bytes())
+            );
+        }
     }
 
     /// A net fits only inputs of its own shape.

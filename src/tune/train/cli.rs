@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use super::dataset::Positions;
 use super::model::{Model, Shape};
 use super::{EpochReport, Settings, train};
+use crate::board::Bitboard;
 use crate::eval::nnue::{FeatureSet, Network};
 use crate::game::AnyPosition;
 use crate::tune::cli::{cores, find};
@@ -32,6 +33,10 @@ pub struct TrainArgs {
     /// Neurons of the hidden layer (a multiple of 16).
     #[arg(long, default_value_t = 64)]
     pub hidden: usize,
+    /// Output buckets by material: each has its own output, chosen by the pieces on the
+    /// board (1 to 16; the variant's pieces at the start are spread evenly over them).
+    #[arg(long, default_value_t = 1)]
+    pub buckets: usize,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 20)]
     pub epochs: u32,
@@ -77,6 +82,12 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
             crate::eval::nnue::network::MAX_HIDDEN
         ));
     }
+    if !(1..=crate::eval::nnue::network::MAX_BUCKETS).contains(&args.buckets) {
+        return Err(format!(
+            "--buckets: from 1 to {}",
+            crate::eval::nnue::network::MAX_BUCKETS
+        ));
+    }
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err("--lambda: give a share from 0 to 1".into());
     }
@@ -91,6 +102,11 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
     }
     let start = AnyPosition::from_fen(variant, None)?;
     let set = with_position!(&start, p => FeatureSet::of(p.layout()));
+    let start_pieces = with_position!(&start, p => p.occupied().count() as usize);
+    let shape = Shape::of(&set, args.hidden).with_buckets(
+        args.buckets,
+        crate::eval::nnue::network::pieces_per_bucket(start_pieces, args.buckets),
+    );
     let threads = args.threads.unwrap_or_else(cores).max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -119,13 +135,15 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
             return Err("the files hold no positions to train on".into());
         }
         println!(
-            "{} games, {} positions: {} to train on, {} to validate; {} inputs, {} hidden, {threads} threads",
+            "{} games, {} positions: {} to train on, {} to validate; {} inputs, {} hidden, \
+             {} output buckets, {threads} threads",
             loaded.games,
             loaded.positions,
             training.len(),
             validation.len(),
             set.count(),
-            args.hidden
+            args.hidden,
+            args.buckets
         );
         let checkpoint = with_suffix(&args.output, ".ckpt");
         let (mut model, first) = if args.resume {
@@ -133,20 +151,22 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
                 .map_err(|e| format!("--resume: {}: {e}", checkpoint.display()))?;
             let (model, epochs) = Model::from_bytes(&bytes)
                 .map_err(|e| format!("--resume: {}: {e}", checkpoint.display()))?;
-            if model.shape != Shape::of(&set, args.hidden) {
+            if model.shape != shape {
                 return Err(format!(
-                    "--resume: {} has {} inputs and {} hidden, not {} and {}",
+                    "--resume: {} has {} inputs, {} hidden and {} output buckets, not {}, {} and {}",
                     checkpoint.display(),
                     model.shape.inputs,
                     model.shape.hidden,
+                    model.shape.buckets,
                     set.count(),
-                    args.hidden
+                    args.hidden,
+                    args.buckets
                 ));
             }
             println!("resuming after epoch {epochs}");
             (model, epochs)
         } else {
-            (Model::new(Shape::of(&set, args.hidden), args.seed), 0)
+            (Model::new(shape, args.seed), 0)
         };
         let settings = Settings {
             epochs: args.epochs,

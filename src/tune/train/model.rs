@@ -4,7 +4,7 @@
 
 use super::dataset::Position;
 use crate::eval::nnue::FeatureSet;
-use crate::eval::nnue::network::{MAX_OUTPUT_WEIGHT, Network, QA, QB, SCALE};
+use crate::eval::nnue::network::{MAX_OUTPUT_WEIGHT, Network, QA, QB, SCALE, bucket_of};
 use crate::tournament::openings::SplitMix64;
 
 /// A number drawn evenly from (−spread, spread).
@@ -16,7 +16,8 @@ fn uniform(rng: &mut SplitMix64, spread: f32) -> f32 {
 /// well inside an i16, and the output weights within `MAX_OUTPUT_WEIGHT`.
 const CLIP: f32 = 1.98;
 
-/// The sizes of a model: its inputs and hidden layer, and which inputs share a factor.
+/// The sizes of a model: its inputs and hidden layer, which inputs share a factor, and
+/// its output buckets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     pub inputs: usize,
@@ -25,16 +26,45 @@ pub struct Shape {
     /// also feeds the factor `i / squares`.
     pub piece_inputs: usize,
     pub squares: usize,
+    /// Output buckets, and the pieces per bucket (`network::bucket_of`).
+    pub buckets: usize,
+    pub pieces_per_bucket: usize,
 }
 
 impl Shape {
+    /// One output bucket.
     pub fn of(set: &FeatureSet, hidden: usize) -> Shape {
         Shape {
             inputs: set.count(),
             hidden,
             piece_inputs: 2 * set.kinds as usize * set.squares(),
             squares: set.squares(),
+            buckets: 1,
+            pieces_per_bucket: 1,
         }
+    }
+
+    /// `buckets` output buckets, of `pieces_per_bucket` pieces each.
+    pub fn with_buckets(self, buckets: usize, pieces_per_bucket: usize) -> Shape {
+        Shape {
+            buckets,
+            pieces_per_bucket,
+            ..self
+        }
+    }
+
+    /// The output bucket of a position whose side to move's inputs are `ours` (one piece
+    /// input for each piece on the board).
+    #[inline(always)]
+    fn bucket(&self, ours: &[u16]) -> usize {
+        if self.buckets == 1 {
+            return 0;
+        }
+        let pieces = ours
+            .iter()
+            .filter(|&&i| (i as usize) < self.piece_inputs)
+            .count();
+        bucket_of(pieces, self.buckets, self.pieces_per_bucket)
     }
 
     fn factors(&self) -> usize {
@@ -55,9 +85,10 @@ impl Shape {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     pub shape: Shape,
-    /// `[input * hidden + neuron]`; then the hidden biases, the output weights (side to
-    /// move's first), the output bias and the factors `[factor * hidden + neuron]`, all in
-    /// one vector so that the optimiser and the gradient treat them alike.
+    /// `[input * hidden + neuron]`; then the hidden biases, each bucket's output weights
+    /// (side to move's first), the buckets' output biases and the factors
+    /// `[factor * hidden + neuron]`, all in one vector so that the optimiser and the
+    /// gradient treat them alike.
     pub params: Vec<f32>,
 }
 
@@ -86,8 +117,8 @@ impl Model {
         let h = shape.hidden;
         let bias = shape.inputs * h;
         let out = bias + h;
-        let out_bias = out + 2 * h;
-        let factors = out_bias + 1;
+        let out_bias = out + shape.buckets * 2 * h;
+        let factors = out_bias + shape.buckets;
         Parts {
             bias,
             out,
@@ -158,13 +189,19 @@ impl Model {
         let mut scratch = Scratch::new(h);
         self.hidden_values(pos.ours, &mut scratch.ours);
         self.hidden_values(pos.theirs, &mut scratch.theirs);
-        self.output(&scratch) * SCALE as f32
+        self.output(&scratch, self.shape.bucket(pos.ours)) * SCALE as f32
     }
 
-    fn output(&self, scratch: &Scratch) -> f32 {
+    /// The output weights of `bucket`, side to move's first.
+    fn output_weights(&self, bucket: usize) -> &[f32] {
         let (h, p) = (self.shape.hidden, Self::parts(&self.shape));
-        let w = &self.params[p.out..p.out_bias];
-        let mut out = self.params[p.out_bias];
+        &self.params[p.out + bucket * 2 * h..p.out + (bucket + 1) * 2 * h]
+    }
+
+    fn output(&self, scratch: &Scratch, bucket: usize) -> f32 {
+        let (h, p) = (self.shape.hidden, Self::parts(&self.shape));
+        let w = self.output_weights(bucket);
+        let mut out = self.params[p.out_bias + bucket];
         for i in 0..h {
             out += screlu(scratch.ours[i]) * w[i] + screlu(scratch.theirs[i]) * w[h + i];
         }
@@ -186,22 +223,24 @@ impl Model {
         let (h, p) = (self.shape.hidden, Self::parts(&self.shape));
         self.hidden_values(pos.ours, &mut scratch.ours);
         self.hidden_values(pos.theirs, &mut scratch.theirs);
-        let out = self.output(scratch);
+        let bucket = self.shape.bucket(pos.ours);
+        let out = self.output(scratch, bucket);
         let predicted = sigmoid(out * SCALE as f32 / k);
         let target = lambda * sigmoid(pos.score / k) + (1.0 - lambda) * pos.result;
         let diff = predicted - target;
         if let Some(grad) = grad {
             // d loss / d out.
             let d = 2.0 * diff * predicted * (1.0 - predicted) * SCALE as f32 / k;
-            grad[p.out_bias] += d;
-            let w = &self.params[p.out..p.out_bias];
+            grad[p.out_bias + bucket] += d;
+            let w = self.output_weights(bucket);
+            let out = p.out + bucket * 2 * h;
             for (values, offset, list) in [
                 (&scratch.ours, 0, pos.ours),
                 (&scratch.theirs, h, pos.theirs),
             ] {
                 for i in 0..h {
                     let v = values[i];
-                    grad[p.out + offset + i] += d * screlu(v);
+                    grad[out + offset + i] += d * screlu(v);
                     scratch.delta[i] = if v > 0.0 && v < 1.0 {
                         d * w[offset + i] * 2.0 * v
                     } else {
@@ -245,6 +284,8 @@ impl Model {
             kinds: set.kinds,
             inputs: self.shape.inputs,
             hidden: self.shape.hidden,
+            buckets: self.shape.buckets,
+            pieces_per_bucket: self.shape.pieces_per_bucket,
             input_weights,
             hidden_bias: self.params[p.bias..p.out]
                 .iter()
@@ -254,17 +295,28 @@ impl Model {
                 .iter()
                 .map(|&w| q(w.clamp(-limit, limit), QB))
                 .collect(),
-            output_bias: (self.params[p.out_bias] * (QA * QB) as f32).round() as i32,
+            output_bias: self.params[p.out_bias..p.factors]
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
         }
     }
 
     /// The checkpoint's bytes after `epochs` epochs: the shape, epochs, then every
     /// parameter.
     pub fn to_bytes(&self, epochs: u32) -> Vec<u8> {
-        let mut out = Vec::with_capacity(28 + 4 * self.params.len());
+        let mut out = Vec::with_capacity(CHECKPOINT_HEAD + 4 * self.params.len());
         out.extend_from_slice(CHECKPOINT_MAGIC);
         let s = &self.shape;
-        for n in [s.inputs, s.hidden, s.piece_inputs, s.squares] {
+        let sizes = [
+            s.inputs,
+            s.hidden,
+            s.piece_inputs,
+            s.squares,
+            s.buckets,
+            s.pieces_per_bucket,
+        ];
+        for n in sizes {
             out.extend_from_slice(&(n as u32).to_le_bytes());
         }
         out.extend_from_slice(&epochs.to_le_bytes());
@@ -276,7 +328,7 @@ impl Model {
 
     /// A checkpoint and the epochs it had done.
     pub fn from_bytes(bytes: &[u8]) -> Result<(Model, u32), String> {
-        const HEAD: usize = 28;
+        const HEAD: usize = CHECKPOINT_HEAD;
         if bytes.len() < HEAD || &bytes[..8] != CHECKPOINT_MAGIC {
             return Err("not a magus training checkpoint (of this version)".into());
         }
@@ -286,12 +338,17 @@ impl Model {
             hidden: word(12) as usize,
             piece_inputs: word(16) as usize,
             squares: word(20) as usize,
+            buckets: word(24) as usize,
+            pieces_per_bucket: word(28) as usize,
         };
-        let epochs = word(24);
+        let epochs = word(32);
         if shape.inputs > 1 << 16
             || shape.hidden > crate::eval::nnue::network::MAX_HIDDEN
             || shape.piece_inputs > shape.inputs
             || shape.squares == 0
+            || shape.buckets == 0
+            || shape.buckets > crate::eval::nnue::network::MAX_BUCKETS
+            || shape.pieces_per_bucket == 0
         {
             return Err(format!("{shape:?}: not a checkpoint"));
         }
@@ -311,7 +368,9 @@ impl Model {
     }
 }
 
-const CHECKPOINT_MAGIC: &[u8; 8] = b"MAGUSCK2";
+const CHECKPOINT_MAGIC: &[u8; 8] = b"MAGUSCK3";
+/// The magic, six sizes and the epochs done.
+const CHECKPOINT_HEAD: usize = 8 + 6 * 4 + 4;
 
 /// Working memory of one thread's loss and gradient.
 pub struct Scratch {
@@ -386,7 +445,8 @@ mod tests {
     }
 
     /// The gradient is the loss's slope: each parameter nudged by ε moves the loss by the
-    /// gradient times ε (a wrong sign or a forgotten term fails).
+    /// gradient times ε (a wrong sign or a forgotten term fails). The position has three
+    /// pieces, so of three buckets of one piece it uses the second.
     #[test]
     fn the_gradient_is_the_slope_of_the_loss() {
         let shape = Shape {
@@ -394,6 +454,8 @@ mod tests {
             hidden: 16,
             piece_inputs: 8,
             squares: 2,
+            buckets: 3,
+            pieces_per_bucket: 1,
         };
         let mut model = Model::new(shape, 3);
         // Biases away from zero so that some hidden values sit inside (0, 1).
@@ -412,8 +474,11 @@ mod tests {
             4 * 16 + 5,
             9 * 16,
             p.bias + 2,
+            // The second bucket's outputs; and the first's, which this position leaves alone.
+            p.out + 32 + 3,
+            p.out + 32 + 16 + 7,
+            p.out_bias + 1,
             p.out + 3,
-            p.out + 16 + 7,
             p.out_bias,
             // The factors of inputs 4 and 7 (4 / 2 and 7 / 2), and of 1 (0).
             p.factors + 2 * 16 + 5,
@@ -453,7 +518,9 @@ mod tests {
         .unwrap();
         crate::with_position!(&game, p => {
             let set = FeatureSet::of(p.layout());
-            let mut model = Model::new(Shape::of(&set, 32), 7);
+            // Four output buckets: this position's 32 pieces use the last.
+            let per = crate::eval::nnue::network::pieces_per_bucket(32, 4);
+            let mut model = Model::new(Shape::of(&set, 32).with_buckets(4, per), 7);
             // Factors of their own, to be folded into the inputs' weights.
             let parts = Model::parts(&model.shape);
             for (i, f) in model.params[parts.factors..].iter_mut().enumerate() {
