@@ -912,3 +912,24 @@ fn the_cluster_scripts_play_shards_and_merge_them() {
     let sbatch = std::fs::read_to_string(cluster("slurm-match.sbatch")).unwrap();
     assert!(sbatch.contains("#SBATCH --array=") && sbatch.contains("play-shard.sh"));
 }
+
+/// An engine that refuses an option the command gives it (or the variant) stops the match
+/// before a game, with the engine's own words: games would measure something else.
+#[test]
+fn an_option_the_engine_refuses_stops_the_match() {
+    let err = refused(Command::new(MAGUS).args([
+        "match",
+        "--engine",
+        &format!("{},option.Evaluation=neural", engine("a")),
+        "--engine",
+        &engine("b"),
+        "--nodes",
+        "300",
+        "--rounds",
+        "1",
+    ]));
+    assert!(
+        err.contains("refused its options") && err.contains("'neural' is not one of"),
+        "{err}"
+    );
+}

@@ -649,8 +649,11 @@ fn show_wdl_adds_the_chances_to_each_score() {
 }
 
 /// `EvalFile` loads a net for the variant being played: `eval` shows the net's score of the
-/// position, and the search uses it. A broken file, or a net of another variant, is refused
-/// with its reason, and the net loaded before stays.
+/// position, and the search uses it. A broken file is refused with its reason, and the net
+/// loaded before stays. A net of another variant waits for its variant, as a GUI sets its
+/// options before it names the variant; a net named for a variant whose inputs it does not
+/// fit is refused, or, when it was set while another variant was played, is said not to be
+/// used once its variant comes.
 #[test]
 fn eval_file_loads_a_net_and_refuses_a_broken_one() {
     use magus::eval::nnue::{FeatureSet, evaluate};
@@ -689,10 +692,51 @@ fn eval_file_loads_a_net_and_refuses_a_broken_one() {
     t.send("go depth 3");
     let lines = t.wait("bestmove");
     t.assert_legal_bestmove(&lines);
-    // The chess net is not Magi's.
+    // A net named chess of Magi's shape is refused while chess is played.
+    let magi = AnyPosition::from_fen(registry.get("magi").unwrap(), None).unwrap();
+    let misshapen = with_position!(&magi, p => {
+        let set = FeatureSet::of(p.layout());
+        Model::new(Shape::of(&set, 32), 12).quantise("chess", &set)
+    });
+    let misfit = dir.join("misfit.nnue");
+    std::fs::write(&misfit, misshapen.to_bytes()).unwrap();
+    let set_misfit = format!("setoption name EvalFile value {}", misfit.display());
+    assert_one_error(&t.send(&set_misfit), "not this variant's", &set_misfit);
+    assert!(
+        t.send("eval").contains(&shown),
+        "the net loaded before must stay"
+    );
+    // The chess net, set while Magi is played (as a GUI sets options before the variant),
+    // waits, and plays chess when chess is named.
     t.send("setoption name UCI_Variant value magi");
     let other = format!("setoption name EvalFile value {}", good.display());
-    assert_one_error(&t.send(&other), "not magi", &other);
+    let lines = t.send(&other);
+    assert!(
+        lines.len() == 1
+            && lines[0].starts_with("info string EvalFile: ")
+            && lines[0].contains("a net for chess; it plays when the variant is chess"),
+        "{lines:?}"
+    );
+    assert!(
+        t.send("eval")
+            .iter()
+            .any(|l| l.contains("NNUE evaluation: none (magi has no net"))
+    );
+    t.send("setoption name UCI_Variant value chess\nposition startpos");
+    assert!(
+        t.send("eval").contains(&shown),
+        "the waiting net plays chess"
+    );
+    // The misshapen chess net, set while Magi is played, is said not to fit once chess comes.
+    t.send("setoption name UCI_Variant value magi");
+    t.send(&set_misfit);
+    let lines = t.send("setoption name UCI_Variant value chess");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string EvalFile: the net does not fit this chess")),
+        "{lines:?}"
+    );
     let bad_choice = "setoption name Evaluation value neural";
     assert_one_error(&t.send(bad_choice), "nnue, hce, material", bad_choice);
     std::fs::remove_dir_all(&dir).ok();

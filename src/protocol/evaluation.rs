@@ -25,18 +25,52 @@ pub fn mode(value: &str) -> Result<EvalMode, String> {
     }
 }
 
-/// The net `EvalFile` names, read and checked against the game's variant; `None` for an
-/// empty value (back to the variant's built-in net). The error names the file and the fault.
-pub fn eval_file(value: &str, game: &Game) -> Result<Option<Arc<Network>>, String> {
+/// What `EvalFile` did: the net to keep (`None`: back to the built-in nets), and a note
+/// for the user when the net waits for its variant.
+pub type EvalFile = (Option<Arc<Network>>, Option<String>);
+
+/// The net `EvalFile` names. A GUI sets its options before it names the variant, so a net
+/// of another variant is kept, with a note, and plays when its variant is played (the
+/// search uses a user's net only where it fits). A file that is not a net, and a net of this
+/// variant that does not fit its inputs, are refused: the error names the file and the
+/// fault, and the net set before stays. An empty value goes back to the built-in nets.
+pub fn eval_file(value: &str, game: &Game) -> Result<EvalFile, String> {
     let value = value.trim();
     if value.is_empty() || value == "<empty>" {
-        return Ok(None);
+        return Ok((None, None));
     }
+    let refused = |e: String| format!("option 'EvalFile': {e}; the evaluation is unchanged");
+    let net = nnue::read(Path::new(value)).map_err(refused)?;
     let variant = game.variant();
+    if net.variant != variant.name {
+        let note = format!(
+            "EvalFile: {value}: a net for {}; it plays when the variant is {} \
+             ({} keeps its evaluation)",
+            net.variant, net.variant, variant.name
+        );
+        return Ok((Some(Arc::new(net)), Some(note)));
+    }
     let set = with_position!(game.position(), p => FeatureSet::of(p.layout()));
-    nnue::load(Path::new(value), variant, &set)
-        .map(Some)
-        .map_err(|e| format!("option 'EvalFile': {e}; the evaluation is unchanged"))
+    nnue::check_fits(&net, variant, &set).map_err(|e| refused(format!("{value}: {e}")))?;
+    Ok((Some(Arc::new(net)), None))
+}
+
+/// A note when the user's net is for the game's variant but does not fit its inputs (the
+/// variant was defined again with other pieces or another board since the net was set): the
+/// search then uses the built-in evaluation.
+pub fn unfit_net_note(game: &Game, user: Option<&Arc<Network>>) -> Option<String> {
+    let net = user?;
+    let variant = game.variant();
+    if net.variant != variant.name {
+        return None;
+    }
+    let set = with_position!(game.position(), p => FeatureSet::of(p.layout()));
+    nnue::check_fits(net, variant, &set).err().map(|e| {
+        format!(
+            "EvalFile: the net does not fit this {}: {e}; it is not used",
+            variant.name
+        )
+    })
 }
 
 /// The learned evaluation of the game's position, for `eval`: by the user's net if it is

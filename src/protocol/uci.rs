@@ -373,8 +373,12 @@ impl UciSession {
             },
             "evaluation" => super::evaluation::mode(value)
                 .map(|mode| self.engine.set_options(|o| o.eval_mode = mode)),
-            "evalfile" => super::evaluation::eval_file(value, &self.game)
-                .map(|net| self.engine.set_options(|o| o.net = net)),
+            "evalfile" => super::evaluation::eval_file(value, &self.game).map(|(net, note)| {
+                self.engine.set_options(|o| o.net = net);
+                if let Some(note) = note {
+                    self.say(&format!("info string {note}"));
+                }
+            }),
             switch
                 if let Some(&(_, field)) = PRUNING_OPTIONS
                     .iter()
@@ -420,6 +424,10 @@ impl UciSession {
             "info string variant {} files {} ranks {} startpos {}",
             variant.name, variant.files, variant.ranks, variant.start_fen
         ));
+        let user = self.engine.options().net;
+        if let Some(note) = super::evaluation::unfit_net_note(&self.game, user.as_ref()) {
+            self.say(&format!("info string {note}"));
+        }
         Ok(())
     }
 

@@ -40,10 +40,15 @@ pub fn check_fits(net: &Network, variant: &Variant, set: &FeatureSet) -> Result<
     net.fits(set)
 }
 
+/// Reads a net file, of any variant; the error names the file and what is wrong.
+pub fn read(path: &Path) -> Result<Network, String> {
+    let bytes = read_bounded(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// Reads a net file for `variant`; the error names the file and what is wrong.
 pub fn load(path: &Path, variant: &Variant, set: &FeatureSet) -> Result<Arc<Network>, String> {
-    let bytes = read_bounded(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let net = Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let net = read(path)?;
     check_fits(&net, variant, set).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(Arc::new(net))
 }

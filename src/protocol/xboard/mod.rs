@@ -700,8 +700,12 @@ impl XboardSession {
             }),
             "evaluation" => super::evaluation::mode(value)
                 .map(|mode| self.engine.set_options(|o| o.eval_mode = mode)),
-            "evalfile" => super::evaluation::eval_file(value, &self.game)
-                .map(|net| self.engine.set_options(|o| o.net = net)),
+            "evalfile" => super::evaluation::eval_file(value, &self.game).map(|(net, note)| {
+                self.engine.set_options(|o| o.net = net);
+                if let Some(note) = note {
+                    self.say(&format!("{}{note}", Self::COMMENT));
+                }
+            }),
             "clear hash" => {
                 self.cancel();
                 self.engine.clear_hash();
@@ -759,6 +763,10 @@ impl XboardSession {
         }
         for l in variant_definition(variant) {
             self.say(&l);
+        }
+        let user = self.engine.options().net;
+        if let Some(note) = super::evaluation::unfit_net_note(&self.game, user.as_ref()) {
+            self.say(&format!("{}{note}", Self::COMMENT));
         }
         if self.analyzing {
             self.start_analysis();

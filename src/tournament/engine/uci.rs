@@ -64,8 +64,31 @@ impl Engine {
                 .send(&format!("setoption name UCI_Variant value {variant}"))
                 .map_err(|f| f.describe())?;
         }
-        self.sync(deadline)
-            .map_err(|f| self.fault_text(f, "readyok"))
+        // An option the engine refused would make every game measure something else than
+        // the command asked for: the match stops with the engine's own words.
+        self.process.send("isready").map_err(|f| f.describe())?;
+        let mut refusals = Vec::new();
+        loop {
+            let (_, line) = self
+                .process
+                .recv(deadline)
+                .map_err(|f| self.fault_text(f, "readyok"))?;
+            if line == "readyok" {
+                break;
+            }
+            let lower = line.to_ascii_lowercase();
+            if lower.starts_with("info string error") || lower.starts_with("no such option") {
+                refusals.push(line);
+            }
+        }
+        if refusals.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "it refused its options or variant: {}",
+                refusals.join("; ")
+            ))
+        }
     }
 
     pub(super) fn uci_sync(&mut self, deadline: Instant) -> Result<(), Fault> {
