@@ -1080,3 +1080,49 @@ fn strength_options_weaken_the_search() {
         "{lines:?}"
     );
 }
+
+/// XBoard sets its options before `new` and `variant`: a net for Magi set while the engine
+/// still plays chess waits for Magi, said in a comment, and plays once `variant magi` comes
+/// (the search then scores with it: `eval` is not XBoard's, so the depth-1 score of the
+/// Magi start position is compared with the hand-made one's).
+#[test]
+fn a_net_set_before_its_variant_waits_for_it() {
+    use magus::eval::nnue::FeatureSet;
+    use magus::tune::train::model::{Model, Shape};
+    let registry = Registry::builtin();
+    let magi = AnyPosition::from_fen(registry.get("magi").unwrap(), None).unwrap();
+    let net = with_position!(&magi, p => {
+        let set = FeatureSet::of(p.layout());
+        Model::new(Shape::of(&set, 32), 5).quantise("magi", &set)
+    });
+    let dir = std::env::temp_dir().join(format!("magus-xb-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("magi.nnue");
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    let score_at_depth_one = |options: &str| {
+        let mut t = Transcript::start();
+        t.send("xboard\nprotover 2");
+        let said = t.send(options);
+        t.send("new\nvariant magi\nforce\npost\nsd 1\ngo");
+        let lines = t.wait("move ");
+        let score = lines
+            .iter()
+            .filter_map(|l| l.split_whitespace().nth(1)?.parse::<i32>().ok())
+            .next_back()
+            .unwrap_or_else(|| panic!("no thinking output in {lines:?}"));
+        (said, score)
+    };
+    let (said, with_net) = score_at_depth_one(&format!("option EvalFile={}", path.display()));
+    assert!(
+        said.len() == 1
+            && said[0].starts_with("# EvalFile: ")
+            && said[0].contains("a net for magi; it plays when the variant is magi"),
+        "{said:?}"
+    );
+    let (_, hand_made) = score_at_depth_one("option Evaluation=hce");
+    assert_ne!(
+        with_net, hand_made,
+        "the waiting net should score Magi's start"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
