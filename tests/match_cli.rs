@@ -914,22 +914,31 @@ fn the_cluster_scripts_play_shards_and_merge_them() {
 }
 
 /// An engine that refuses an option the command gives it (or the variant) stops the match
-/// before a game, with the engine's own words: games would measure something else.
+/// before a game, with the engine's own words, over UCI and over XBoard: games would measure
+/// something else.
 #[test]
 fn an_option_the_engine_refuses_stops_the_match() {
-    let err = refused(Command::new(MAGUS).args([
-        "match",
-        "--engine",
-        &format!("{},option.Evaluation=neural", engine("a")),
-        "--engine",
-        &engine("b"),
-        "--nodes",
-        "300",
-        "--rounds",
-        "1",
-    ]));
-    assert!(
-        err.contains("refused its options") && err.contains("'neural' is not one of"),
-        "{err}"
-    );
+    for (spec, says) in [
+        (engine("a"), "'neural' is not one of"),
+        (
+            format!("{},proto=xboard,arg=xboard", engine("a")),
+            "Error (option 'Evaluation': 'neural' is not one of",
+        ),
+    ] {
+        let err = refused(Command::new(MAGUS).args([
+            "match",
+            "--engine",
+            &format!("{spec},option.Evaluation=neural"),
+            "--engine",
+            &engine("b"),
+            "--nodes",
+            "300",
+            "--rounds",
+            "1",
+        ]));
+        assert!(
+            err.contains("refused its options") && err.contains(says),
+            "{err}"
+        );
+    }
 }

@@ -13,6 +13,15 @@ fn xboard_variant(name: &str) -> Option<&str> {
 
 impl Engine {
     pub(super) fn xboard_sync(&mut self, deadline: Instant) -> Result<(), Fault> {
+        self.xboard_sync_reading(deadline, |_| {})
+    }
+
+    /// `xboard_sync`, each line before the `pong` shown to `read`.
+    fn xboard_sync_reading(
+        &mut self,
+        deadline: Instant,
+        mut read: impl FnMut(&str),
+    ) -> Result<(), Fault> {
         if self.feature("ping") != Some("1") {
             return Ok(());
         }
@@ -24,6 +33,7 @@ impl Engine {
             if line.split_whitespace().collect::<Vec<_>>() == ["pong", &n.to_string()] {
                 return Ok(());
             }
+            read(&line);
         }
     }
 
@@ -129,8 +139,21 @@ impl Engine {
                 .send(&format!("option {name}={value}"))
                 .map_err(|f| f.describe())?;
         }
+        // An option the engine refused (XBoard's `Error (…): option …`) would make every game
+        // measure something else than the command asked for: the match stops with its words.
         let deadline = Instant::now() + timeout;
-        self.sync(deadline).map_err(|f| self.fault_text(f, "pong"))
+        let mut refusals = Vec::new();
+        self.xboard_sync_reading(deadline, |line| {
+            if line.starts_with("Error") && line.contains("option ") {
+                refusals.push(line.to_string());
+            }
+        })
+        .map_err(|f| self.fault_text(f, "pong"))?;
+        if refusals.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("it refused its options: {}", refusals.join("; ")))
+        }
     }
 
     /// A new game in force mode: its variant, its position, its clock.
