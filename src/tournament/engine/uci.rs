@@ -66,21 +66,14 @@ impl Engine {
         }
         // An option the engine refused would make every game measure something else than
         // the command asked for: the match stops with the engine's own words.
-        self.process.send("isready").map_err(|f| f.describe())?;
         let mut refusals = Vec::new();
-        loop {
-            let (_, line) = self
-                .process
-                .recv(deadline)
-                .map_err(|f| self.fault_text(f, "readyok"))?;
-            if line == "readyok" {
-                break;
-            }
+        self.uci_sync_reading(deadline, |line| {
             let lower = line.to_ascii_lowercase();
             if lower.starts_with("info string error") || lower.starts_with("no such option") {
-                refusals.push(line);
+                refusals.push(line.to_string());
             }
-        }
+        })
+        .map_err(|f| self.fault_text(f, "readyok"))?;
         if refusals.is_empty() {
             Ok(())
         } else {
@@ -92,12 +85,22 @@ impl Engine {
     }
 
     pub(super) fn uci_sync(&mut self, deadline: Instant) -> Result<(), Fault> {
+        self.uci_sync_reading(deadline, |_| {})
+    }
+
+    /// `uci_sync`, each line before the `readyok` shown to `read`.
+    fn uci_sync_reading(
+        &mut self,
+        deadline: Instant,
+        mut read: impl FnMut(&str),
+    ) -> Result<(), Fault> {
         self.process.send("isready")?;
         loop {
             let (_, line) = self.process.recv(deadline)?;
             if line == "readyok" {
                 return Ok(());
             }
+            read(&line);
         }
     }
 
