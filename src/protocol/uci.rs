@@ -288,11 +288,12 @@ impl UciSession {
             super::evaluation::CHOICES[0]
         ));
         self.say("option name EvalFile type string default <empty>");
-        for name in PRUNING_OPTIONS
-            .map(|(name, _)| name)
-            .into_iter()
-            .chain(TermSet::SWITCHES.map(|(_, name)| name))
-        {
+        let mut defaults = Pruning::default();
+        for (name, switch) in PRUNING_OPTIONS {
+            let on = *switch(&mut defaults);
+            self.say(&format!("option name {name} type check default {on}"));
+        }
+        for (_, name) in TermSet::SWITCHES {
             self.say(&format!("option name {name} type check default true"));
         }
         self.say("uciok");
