@@ -15,11 +15,18 @@ use magus::with_position;
 
 /// A net of random weights for `pos`'s variant, large enough that every input matters.
 fn random_net<B: Bitboard>(pos: &Position<B>, seed: u64) -> Network {
+    random_net_on(pos, seed, false)
+}
+
+/// A random net, with `on_hce` a correction of the hand-made evaluation.
+fn random_net_on<B: Bitboard>(pos: &Position<B>, seed: u64, on_hce: bool) -> Network {
     let set = FeatureSet::of(pos.layout());
     let name = &pos.layout().variant.name;
     // Output buckets, so that the bucket chosen along the line is checked too.
     let start_pieces = pos.occupied().count() as usize;
-    let shape = Shape::of(&set, 32).with_buckets(4, pieces_per_bucket(start_pieces, 4));
+    let shape = Shape::of(&set, 32)
+        .with_buckets(4, pieces_per_bucket(start_pieces, 4))
+        .on_hce(on_hce);
     Model::new(shape, seed).quantise(name, &set)
 }
 
@@ -101,15 +108,42 @@ fn can_capture<B: Bitboard>(pos: &Position<B>) -> bool {
         .any(|&m| pos.after(m).occupied().count() < pos.occupied().count())
 }
 
+/// A net that corrects the hand-made evaluation evaluates as that evaluation plus its own
+/// output: the same weights marked otherwise give the output alone.
+#[test]
+fn a_net_on_the_hand_made_evaluation_adds_to_it() {
+    use magus::eval::{EvalTables, evaluate as hand_made};
+    let registry = Registry::builtin();
+    for variant in registry.all() {
+        let start = AnyPosition::from_fen(variant, None).unwrap();
+        with_position!(&start, p => {
+            let on = random_net_on(p, 31, true);
+            let alone = Network { on_hce: false, ..on.clone() };
+            for m in p.legal_moves().into_iter().take(8) {
+                let c = p.after(m);
+                let hce = hand_made(&c, EvalTables::of(c.layout()));
+                assert_eq!(evaluate(&on, &c), evaluate(&alone, &c) + hce, "{}", variant.name);
+            }
+        });
+    }
+}
+
 /// The search evaluates with the net it is given: from the start position a depth-1
 /// search's score is the best of the net's evaluations of the positions after each move,
 /// where the reply can capture nothing (chess's start); where a reply can capture (Magi's
 /// Rooks see each other's pawns), the quiescence search can only lower that move's score,
 /// so the score lies between the best of the moves without such a reply and the best of
 /// all. A search that ignored the net, or read the first layer of the wrong ply, would
-/// score otherwise.
+/// score otherwise; so would one that left out the hand-made evaluation under a net that
+/// corrects it.
 #[test]
 fn the_search_scores_with_the_net() {
+    for on_hce in [false, true] {
+        search_scores_with_the_net(on_hce);
+    }
+}
+
+fn search_scores_with_the_net(on_hce: bool) {
     use magus::eval::EvalMode;
     use magus::search::time::Limits;
     use magus::search::tt::TranspositionTable;
@@ -119,7 +153,7 @@ fn the_search_scores_with_the_net() {
     for name in ["chess", "magi"] {
         let start = AnyPosition::from_fen(registry.get(name).unwrap(), None).unwrap();
         with_position!(&start, p => {
-            let net = Arc::new(random_net(p, 21));
+            let net = Arc::new(random_net_on(p, 21, on_hce));
             let moves = p.legal_moves();
             let best = |quiet_only: bool| {
                 moves
@@ -144,7 +178,10 @@ fn the_search_scores_with_the_net() {
             let Score::Centipawns(score) = result.score else {
                 panic!("{name}: {:?}", result.score)
             };
-            assert!((low..=high).contains(&score), "{name}: {score} not in {low}..={high}");
+            assert!(
+                (low..=high).contains(&score),
+                "{name} (on_hce {on_hce}): {score} not in {low}..={high}"
+            );
         });
     }
 }

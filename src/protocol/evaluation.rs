@@ -85,8 +85,13 @@ pub fn nnue_line(game: &Game, user: Option<&Arc<Network>>) -> String {
     match chosen {
         Some((net, which)) => {
             let score = with_position!(game.position(), p => nnue::evaluate(&net, p));
+            let on_hce = if net.on_hce {
+                ", a correction added to the hand-made evaluation"
+            } else {
+                ""
+            };
             format!(
-                "NNUE evaluation: {score} (side to move; {which}, {} hidden)",
+                "NNUE evaluation: {score} (side to move; {which}, {} hidden{on_hce})",
                 net.hidden
             )
         }

@@ -248,10 +248,21 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     #[inline]
     fn evaluate(&mut self, pos: &Position<B>, ply: usize) -> i32 {
         if let Some(n) = &self.nnue {
-            return n
+            let own = n
                 .acc
                 .evaluate(&n.net, ply, pos.side(), pos.occupied().count() as usize);
+            if !n.net.on_hce {
+                return own;
+            }
+            return own + self.hand_made(pos);
         }
+        self.hand_made(pos)
+    }
+
+    /// The hand-made evaluation (or the material count, or some terms, as the options ask),
+    /// through the evaluation cache.
+    #[inline]
+    fn hand_made(&mut self, pos: &Position<B>) -> i32 {
         if let Some(score) = self.data.eval_cache.get(pos.hash()) {
             return score;
         }

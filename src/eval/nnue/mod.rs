@@ -20,13 +20,19 @@ pub use network::Network;
 use crate::board::{Bitboard, Position};
 use crate::variant::Variant;
 
-/// The net's evaluation of `pos` from scratch, for the side to move, in centipawns (the
-/// search keeps the first layer up to date instead; this is for `eval` and for tests).
+/// The net's evaluation of `pos` from scratch, for the side to move, in centipawns, the
+/// hand-made evaluation added for a net that corrects it (the search keeps the first layer
+/// up to date instead; this is for `eval` and for tests).
 pub fn evaluate<B: Bitboard>(net: &Network, pos: &Position<B>) -> i32 {
     let set = FeatureSet::of(pos.layout());
     let mut acc = Accumulators::new(net, 1);
     acc.refresh(net, &set, pos, 0);
-    acc.evaluate(net, 0, pos.side(), pos.occupied().count() as usize)
+    let own = acc.evaluate(net, 0, pos.side(), pos.occupied().count() as usize);
+    if net.on_hce {
+        own + crate::eval::evaluate(pos, crate::eval::EvalTables::of(pos.layout()))
+    } else {
+        own
+    }
 }
 
 /// Whether `net` was made for `variant`: its name and its inputs' shape.

@@ -14,7 +14,9 @@
 //! its output weights i16, side to move's first, then the output biases i32, one a bucket),
 //! and an FNV-1a checksum (u64) of everything before it. A net of one bucket is written in
 //! version 1, which has no bucket fields, so that its bytes and its checksum (which data
-//! files record) are those of a net written before buckets existed.
+//! files record) are those of a net written before buckets existed. Version 3 is version 2
+//! with one more u32 after the bucket fields: 1 when the net's output is a correction added
+//! to the hand-made evaluation (`on_hce`); only such nets are written in it.
 
 use super::features::FeatureSet;
 
@@ -27,6 +29,8 @@ const MAGIC: &[u8; 8] = b"MAGUSNET";
 const VERSION_ONE_BUCKET: u32 = 1;
 /// The format of a net with output buckets.
 const VERSION: u32 = 2;
+/// The format of a net that corrects the hand-made evaluation.
+const VERSION_ON_HCE: u32 = 3;
 /// The most output buckets a file may have.
 pub const MAX_BUCKETS: usize = 16;
 /// The largest output weight (in size) a net may have: it keeps the output's sums in range.
@@ -54,6 +58,8 @@ pub struct Network {
     pub output_weights: Vec<i16>,
     /// One a bucket.
     pub output_bias: Vec<i32>,
+    /// The net's output is a correction: the evaluation is the hand-made one plus it.
+    pub on_hce: bool,
 }
 
 /// The output bucket of a position with `pieces` pieces on the board: one bucket for each
@@ -143,7 +149,9 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
-        let version = if self.buckets == 1 {
+        let version = if self.on_hce {
+            VERSION_ON_HCE
+        } else if self.buckets == 1 {
             VERSION_ONE_BUCKET
         } else {
             VERSION
@@ -154,9 +162,12 @@ impl Network {
         out.extend_from_slice(&[self.files, self.ranks, self.kinds]);
         out.extend_from_slice(&(self.inputs as u32).to_le_bytes());
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
-        if version == VERSION {
+        if version != VERSION_ONE_BUCKET {
             out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
             out.extend_from_slice(&(self.pieces_per_bucket as u32).to_le_bytes());
+        }
+        if version == VERSION_ON_HCE {
+            out.extend_from_slice(&1u32.to_le_bytes());
         }
         for list in [&self.input_weights, &self.hidden_bias, &self.output_weights] {
             for w in list.iter() {
@@ -185,10 +196,10 @@ impl Network {
             at: MAGIC.len(),
         };
         let version = r.u32("version")?;
-        if version != VERSION && version != VERSION_ONE_BUCKET {
+        if ![VERSION_ONE_BUCKET, VERSION, VERSION_ON_HCE].contains(&version) {
             return Err(format!(
                 "net format version {version}; this magus reads versions \
-                 {VERSION_ONE_BUCKET} and {VERSION}"
+                 {VERSION_ONE_BUCKET} to {VERSION_ON_HCE}"
             ));
         }
         if fnv1a(body) != u64::from_le_bytes(sum.try_into().unwrap()) {
@@ -205,13 +216,21 @@ impl Network {
                 "hidden size {hidden} (a multiple of 16 up to {MAX_HIDDEN})"
             ));
         }
-        let (buckets, pieces_per_bucket) = if version == VERSION {
+        let (buckets, pieces_per_bucket) = if version == VERSION_ONE_BUCKET {
+            (1, 1)
+        } else {
             (
                 r.u32("buckets")? as usize,
                 r.u32("pieces per bucket")? as usize,
             )
+        };
+        let on_hce = if version == VERSION_ON_HCE {
+            match r.u32("base evaluation")? {
+                1 => true,
+                other => return Err(format!("base evaluation {other} (1: the hand-made one)")),
+            }
         } else {
-            (1, 1)
+            false
         };
         if buckets == 0 || buckets > MAX_BUCKETS || pieces_per_bucket == 0 {
             return Err(format!(
@@ -256,6 +275,7 @@ impl Network {
             pieces_per_bucket,
             output_weights,
             output_bias,
+            on_hce,
         })
     }
 
@@ -305,6 +325,14 @@ mod tests {
             pieces_per_bucket: 1,
             output_weights: (0..2 * hidden).map(|i| (i % 21) as i16 - 10).collect(),
             output_bias: vec![-1234],
+            on_hce: false,
+        }
+    }
+
+    fn net_on_hce() -> Network {
+        Network {
+            on_hce: true,
+            ..bucketed_net()
         }
     }
 
@@ -321,7 +349,7 @@ mod tests {
 
     #[test]
     fn a_net_reads_back_as_written() {
-        for net in [small_net(), bucketed_net()] {
+        for net in [small_net(), bucketed_net(), net_on_hce()] {
             assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
         }
     }
@@ -332,6 +360,12 @@ mod tests {
     fn a_net_of_one_bucket_keeps_the_first_format() {
         assert_eq!(small_net().to_bytes()[8], 1);
         assert_eq!(bucketed_net().to_bytes()[8], 2);
+        // A correction of the hand-made evaluation is the third, one word longer.
+        assert_eq!(net_on_hce().to_bytes()[8], 3);
+        assert_eq!(
+            net_on_hce().to_bytes().len(),
+            bucketed_net().to_bytes().len() + 4
+        );
         // The first format's fields, in order, and nothing more.
         let net = small_net();
         let expected = 8 + 4 + 2 + 5 + 3 + 4 + 4 + 2 * (net.inputs * 16 + 16 + 32) + 4 + 8;
@@ -391,6 +425,18 @@ mod tests {
         let mut wild = small_net();
         wild.output_weights[3] = MAX_OUTPUT_WEIGHT + 1;
         assert!(refused(&wild.to_bytes()).contains("output weight"));
+        // A base evaluation this magus does not know.
+        let mut body = net_on_hce().to_bytes();
+        body.truncate(body.len() - 8);
+        let at = 8 + 4 + 2 + 5 + 3 + 4 + 4 + 4 + 4;
+        body[at] = 2;
+        let sum = fnv1a(&body);
+        body.extend_from_slice(&sum.to_le_bytes());
+        assert!(
+            refused(&body).contains("base evaluation 2"),
+            "{}",
+            refused(&body)
+        );
         // Buckets beyond the bound, or of no pieces.
         for (buckets, per) in [(MAX_BUCKETS + 1, 1), (0, 1), (2, 0)] {
             let mut odd = bucketed_net();

@@ -37,6 +37,11 @@ pub struct TrainArgs {
     /// board (1 to 16; the variant's pieces at the start are spread evenly over them).
     #[arg(long, default_value_t = 1)]
     pub buckets: usize,
+    /// Train a correction of the hand-made evaluation: the net's output is added to it, in
+    /// training and in play (the net file says so). Less to learn from few positions; each
+    /// node then costs both evaluations.
+    #[arg(long)]
+    pub on_hce: bool,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 20)]
     pub epochs: u32,
@@ -104,10 +109,12 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
     let start = AnyPosition::from_fen(variant, None)?;
     let set = with_position!(&start, p => FeatureSet::of(p.layout()));
     let start_pieces = with_position!(&start, p => p.occupied().count() as usize);
-    let shape = Shape::of(&set, args.hidden).with_buckets(
-        args.buckets,
-        crate::eval::nnue::network::pieces_per_bucket(start_pieces, args.buckets),
-    );
+    let shape = Shape::of(&set, args.hidden)
+        .with_buckets(
+            args.buckets,
+            crate::eval::nnue::network::pieces_per_bucket(start_pieces, args.buckets),
+        )
+        .on_hce(args.on_hce);
     let threads = args.threads.unwrap_or_else(cores).max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -118,7 +125,7 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
         eprintln!("reading {} file(s)…", args.files.len());
         let (games, loaded) = read_games(&args.files, variant, |samples| {
             let mut part = Positions::new();
-            part.push_game(&set, samples);
+            part.push_game(&set, samples, args.on_hce);
             part
         })?;
         for note in loaded.cut_short.iter().chain(&loaded.pgn_left_out) {
@@ -137,14 +144,19 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
         }
         println!(
             "{} games, {} positions: {} to train on, {} to validate; {} inputs, {} hidden, \
-             {} output buckets, {threads} threads",
+             {} output buckets{}, {threads} threads",
             loaded.games,
             loaded.positions,
             training.len(),
             validation.len(),
             set.count(),
             args.hidden,
-            args.buckets
+            args.buckets,
+            if args.on_hce {
+                ", a correction of the hand-made evaluation"
+            } else {
+                ""
+            }
         );
         let checkpoint = with_suffix(&args.output, ".ckpt");
         let (mut model, first) = if args.resume {
@@ -153,15 +165,25 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
             let (model, epochs) = Model::from_bytes(&bytes)
                 .map_err(|e| format!("--resume: {}: {e}", checkpoint.display()))?;
             if model.shape != shape {
+                let on_hce = |yes: bool| {
+                    if yes {
+                        ", on the hand-made evaluation"
+                    } else {
+                        ""
+                    }
+                };
                 return Err(format!(
-                    "--resume: {} has {} inputs, {} hidden and {} output buckets, not {}, {} and {}",
+                    "--resume: {} has {} inputs, {} hidden and {} output buckets{}, not {}, {} \
+                     and {}{}",
                     checkpoint.display(),
                     model.shape.inputs,
                     model.shape.hidden,
                     model.shape.buckets,
+                    on_hce(model.shape.on_hce),
                     set.count(),
                     args.hidden,
-                    args.buckets
+                    args.buckets,
+                    on_hce(args.on_hce)
                 ));
             }
             println!("resuming after epoch {epochs}");
@@ -180,11 +202,8 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
             seed: args.seed,
         };
         let started = std::time::Instant::now();
-        let progress = std::cell::RefCell::new(Progress::new(
-            shown,
-            "positions",
-            training.len() as u64,
-        ));
+        let progress =
+            std::cell::RefCell::new(Progress::new(shown, "positions", training.len() as u64));
         let mut saved: Result<(), String> = Ok(());
         train(
             &mut model,

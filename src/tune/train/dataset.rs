@@ -4,6 +4,7 @@
 
 use crate::board::Color;
 use crate::eval::nnue::FeatureSet;
+use crate::eval::{EvalTables, evaluate};
 use crate::tune::data::Sample;
 use crate::with_position;
 
@@ -20,6 +21,8 @@ pub struct Positions {
     score: Vec<f32>,
     /// The game's result for the side to move: 1, ½ or 0.
     result: Vec<f32>,
+    /// The hand-made evaluation, side to move's view, for a net that corrects it (else 0).
+    base: Vec<f32>,
 }
 
 /// One position, as the trainer reads it.
@@ -29,6 +32,8 @@ pub struct Position<'a> {
     pub theirs: &'a [u16],
     pub score: f32,
     pub result: f32,
+    /// Centipawns the net's output is added to (the hand-made evaluation, or 0).
+    pub base: f32,
 }
 
 impl Positions {
@@ -48,8 +53,9 @@ impl Positions {
     }
 
     /// Adds a game's positions (the inputs of `set`; every index fits a u16, as every
-    /// variant the engine supports has fewer than 65 536 inputs).
-    pub fn push_game(&mut self, set: &FeatureSet, samples: &[Sample]) {
+    /// variant the engine supports has fewer than 65 536 inputs); with `on_hce`, each with
+    /// its hand-made evaluation as the base the net corrects.
+    pub fn push_game(&mut self, set: &FeatureSet, samples: &[Sample], on_hce: bool) {
         let mut inputs = Vec::with_capacity(64);
         for s in samples {
             for (view, list) in [(Color::White, 0), (Color::Black, 1)] {
@@ -69,6 +75,12 @@ impl Positions {
             self.score.push(sign * s.score as f32);
             self.result
                 .push(if white { s.result } else { 1.0 - s.result });
+            let base = if on_hce {
+                with_position!(&s.position, p => evaluate(p, EvalTables::of(p.layout())))
+            } else {
+                0
+            };
+            self.base.push(base as f32);
         }
     }
 
@@ -81,6 +93,7 @@ impl Positions {
         self.white_to_move.append(&mut other.white_to_move);
         self.score.append(&mut other.score);
         self.result.append(&mut other.result);
+        self.base.append(&mut other.base);
     }
 
     pub fn get(&self, i: usize) -> Position<'_> {
@@ -96,6 +109,7 @@ impl Positions {
             theirs,
             score: self.score[i],
             result: self.result[i],
+            base: self.base[i],
         }
     }
 }

@@ -29,6 +29,9 @@ pub struct Shape {
     /// Output buckets, and the pieces per bucket (`network::bucket_of`).
     pub buckets: usize,
     pub pieces_per_bucket: usize,
+    /// The net learns a correction of the hand-made evaluation (each position's `base`),
+    /// not the whole score.
+    pub on_hce: bool,
 }
 
 impl Shape {
@@ -41,6 +44,7 @@ impl Shape {
             squares: set.squares(),
             buckets: 1,
             pieces_per_bucket: 1,
+            on_hce: false,
         }
     }
 
@@ -51,6 +55,11 @@ impl Shape {
             pieces_per_bucket,
             ..self
         }
+    }
+
+    /// A correction of the hand-made evaluation, or not.
+    pub fn on_hce(self, on_hce: bool) -> Shape {
+        Shape { on_hce, ..self }
     }
 
     /// The output bucket of a position whose side to move's inputs are `ours` (one piece
@@ -183,7 +192,8 @@ impl Model {
         }
     }
 
-    /// The output in centipawns for the side to move.
+    /// The output in centipawns for the side to move (the correction, for a net on the
+    /// hand-made evaluation).
     pub fn evaluate(&self, pos: &Position) -> f32 {
         let h = self.shape.hidden;
         let mut scratch = Scratch::new(h);
@@ -225,7 +235,7 @@ impl Model {
         self.hidden_values(pos.theirs, &mut scratch.theirs);
         let bucket = self.shape.bucket(pos.ours);
         let out = self.output(scratch, bucket);
-        let predicted = sigmoid(out * SCALE as f32 / k);
+        let predicted = sigmoid((out * SCALE as f32 + pos.base) / k);
         let target = lambda * sigmoid(pos.score / k) + (1.0 - lambda) * pos.result;
         let diff = predicted - target;
         if let Some(grad) = grad {
@@ -299,6 +309,7 @@ impl Model {
                 .iter()
                 .map(|&b| (b * (QA * QB) as f32).round() as i32)
                 .collect(),
+            on_hce: self.shape.on_hce,
         }
     }
 
@@ -315,6 +326,7 @@ impl Model {
             s.squares,
             s.buckets,
             s.pieces_per_bucket,
+            usize::from(s.on_hce),
         ];
         for n in sizes {
             out.extend_from_slice(&(n as u32).to_le_bytes());
@@ -340,8 +352,9 @@ impl Model {
             squares: word(20) as usize,
             buckets: word(24) as usize,
             pieces_per_bucket: word(28) as usize,
+            on_hce: word(32) == 1,
         };
-        let epochs = word(32);
+        let epochs = word(36);
         if shape.inputs > 1 << 16
             || shape.hidden > crate::eval::nnue::network::MAX_HIDDEN
             || shape.piece_inputs > shape.inputs
@@ -349,6 +362,7 @@ impl Model {
             || shape.buckets == 0
             || shape.buckets > crate::eval::nnue::network::MAX_BUCKETS
             || shape.pieces_per_bucket == 0
+            || word(32) > 1
         {
             return Err(format!("{shape:?}: not a checkpoint"));
         }
@@ -368,9 +382,9 @@ impl Model {
     }
 }
 
-const CHECKPOINT_MAGIC: &[u8; 8] = b"MAGUSCK3";
-/// The magic, six sizes and the epochs done.
-const CHECKPOINT_HEAD: usize = 8 + 6 * 4 + 4;
+const CHECKPOINT_MAGIC: &[u8; 8] = b"MAGUSCK4";
+/// The magic, six sizes, the base flag and the epochs done.
+const CHECKPOINT_HEAD: usize = 8 + 7 * 4 + 4;
 
 /// Working memory of one thread's loss and gradient.
 pub struct Scratch {
@@ -441,6 +455,7 @@ mod tests {
             theirs,
             score: 120.0,
             result: 1.0,
+            base: 0.0,
         }
     }
 
@@ -456,6 +471,7 @@ mod tests {
             squares: 2,
             buckets: 3,
             pieces_per_bucket: 1,
+            on_hce: false,
         };
         let mut model = Model::new(shape, 3);
         // Biases away from zero so that some hidden values sit inside (0, 1).
@@ -464,7 +480,11 @@ mod tests {
             *b = 0.1 + 0.05 * i as f32;
         }
         let (ours, theirs) = ([1u16, 4, 7], [2u16, 4, 9]);
-        let pos = position(&ours, &theirs);
+        // A base evaluation, as a net on the hand-made one has.
+        let pos = Position {
+            base: 35.0,
+            ..position(&ours, &theirs)
+        };
         let mut scratch = Scratch::new(16);
         let mut grad = vec![0.0; model.len()];
         model.loss(&pos, 0.5, 200.0, &mut scratch, Some(&mut grad));
@@ -540,7 +560,14 @@ mod tests {
                 "float {float}, quantised {quantised}"
             );
             let (back, epochs) = Model::from_bytes(&model.to_bytes(3)).unwrap();
-            assert_eq!((back, epochs), (model, 3));
+            assert_eq!((back, epochs), (model.clone(), 3));
+            // A correction of the hand-made evaluation keeps its kind in the checkpoint and
+            // in the net.
+            let mut on_hce = model;
+            on_hce.shape = on_hce.shape.on_hce(true);
+            let (back, _) = Model::from_bytes(&on_hce.to_bytes(1)).unwrap();
+            assert!(back.shape.on_hce);
+            assert!(on_hce.quantise("chess", &set).on_hce);
         });
     }
 }
