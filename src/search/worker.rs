@@ -247,16 +247,20 @@ impl<'a, B: Bitboard> Worker<'a, B> {
 
     #[inline]
     fn evaluate(&mut self, pos: &Position<B>, ply: usize) -> i32 {
-        if let Some(n) = &self.nnue {
-            let own = n
-                .acc
-                .evaluate(&n.net, ply, pos.side(), pos.occupied().count() as usize);
-            if !n.net.on_hce {
-                return own;
-            }
-            return own + self.hand_made(pos);
+        match &self.nnue {
+            Some(n) if !n.net.on_hce => self.net_output(pos, ply),
+            _ => self.net_output(pos, ply) + self.hand_made(pos),
         }
-        self.hand_made(pos)
+    }
+
+    /// The net's own output (0 without a net): the whole evaluation, or the correction a
+    /// net on the hand-made evaluation adds to it.
+    #[inline]
+    fn net_output(&self, pos: &Position<B>, ply: usize) -> i32 {
+        self.nnue.as_ref().map_or(0, |n| {
+            n.acc
+                .evaluate(&n.net, ply, pos.side(), pos.occupied().count() as usize)
+        })
     }
 
     /// The hand-made evaluation (or the material count, or some terms, as the options ask),
@@ -1278,15 +1282,15 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let mut best = -INFINITY;
         if !in_check {
             // Far outside the window, the cheap estimate decides as well as the full one
-            // (when the hand-made evaluation is the one in use: asked for, or `nnue` without
-            // a net).
+            // (when the hand-made evaluation is in use: asked for, `nnue` without a net, or
+            // under a net that corrects it, whose output is added to the estimate).
             let stand_pat = match self.shared.options.eval_mode {
                 EvalMode::Full | EvalMode::Nnue
-                    if self.nnue.is_none()
+                    if self.nnue.as_ref().is_none_or(|n| n.net.on_hce)
                         && self.shared.options.eval_terms == TermSet::ALL
                         && self.data.eval_cache.get(hash).is_none() =>
                 {
-                    let fast = evaluate_fast(pos, self.eval_tables);
+                    let fast = evaluate_fast(pos, self.eval_tables) + self.net_output(pos, ply);
                     if fast - LAZY_MARGIN >= beta || fast + LAZY_MARGIN <= alpha {
                         fast
                     } else {
