@@ -54,8 +54,8 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
     /// Play with this net (written by `magus train` for the variant): the games of the next
-    /// generation. The file's header records the net's checksum. Default: the variant's
-    /// built-in evaluation.
+    /// generation. The file's header records the net's checksum. Default: the hand-made
+    /// evaluation (not a built-in net).
     #[arg(long, value_name = "NET")]
     pub eval_file: Option<PathBuf>,
     /// The data file (created, or continued).

@@ -46,7 +46,7 @@ pub struct Settings {
     /// `(K, N)`: play only shard K of N, the games whose index is K − 1 more than a multiple
     /// of N, so that the files of the N shards together hold the games of one unsharded run.
     pub shard: Option<(u64, u64)>,
-    /// The net that plays (a later generation's games); none: the built-in evaluation.
+    /// The net that plays (a later generation's games); none: the hand-made evaluation.
     pub net: Option<Arc<Network>>,
 }
 
@@ -243,6 +243,12 @@ pub fn run(
                 engine.set_options(|o| {
                     o.threads = 1;
                     o.net = settings.net.clone();
+                    // Without a net of its own, the hand-made evaluation plays, never a
+                    // built-in net: the file's header says which net played (none), so
+                    // that a data set is rebuilt from its command alone.
+                    if settings.net.is_none() {
+                        o.eval_mode = crate::eval::EvalMode::Full;
+                    }
                 });
                 loop {
                     if failed.load(Ordering::Relaxed) {
