@@ -185,3 +185,23 @@ fn search_scores_with_the_net(on_hce: bool) {
         });
     }
 }
+
+/// A net's correction of the hand-made evaluation is scaled by its endgame knowledge: two
+/// Knights against a bare King stay a draw whatever the net adds, for either side; where the
+/// side favoured has pawns, the correction stands.
+#[test]
+fn a_correction_does_not_undo_a_drawn_ending() {
+    use magus::eval::scale_correction;
+    let registry = Registry::builtin();
+    let chess = registry.get("chess").unwrap();
+    let knights = AnyPosition::from_fen(chess, Some("8/8/4k3/8/8/2N1KN2/8/8 w - - 0 1")).unwrap();
+    with_position!(&knights, p => {
+        assert_eq!(scale_correction(p, 300), 0);
+        assert_eq!(scale_correction(p, -300), 0);
+    });
+    let pawns = AnyPosition::from_fen(chess, Some("8/5p2/4k3/8/8/2N1KN2/5P2/8 w - - 0 1")).unwrap();
+    with_position!(&pawns, p => {
+        assert_eq!(scale_correction(p, 300), 300);
+        assert_eq!(scale_correction(p, -300), -300);
+    });
+}

@@ -201,6 +201,33 @@ pub fn evaluate<B: Bitboard>(pos: &Position<B>, tables: &EvalTables<B>) -> i32 {
     for_side_to_move(pos, taper_scaled(pos, tables, sum.mg, sum.eg, phase))
 }
 
+/// The part of a net's correction of this evaluation (`correction`, centipawns for the side
+/// to move) that the endgame knowledge lets stand: where the side it favours has no pawns and
+/// too little to win with, it is scaled as the whole score of that side would be (two
+/// Knights against a bare King stay a draw whatever the net adds).
+pub fn scale_correction<B: Bitboard>(pos: &Position<B>, correction: i32) -> i32 {
+    if correction == 0 {
+        return 0;
+    }
+    let favoured = if correction > 0 {
+        pos.side()
+    } else {
+        !pos.side()
+    };
+    if let Some(pawn) = pos.layout().pawn
+        && (pos.color_bb(favoured) & pos.kind_bb(pawn)).any()
+    {
+        return correction;
+    }
+    let eg_white = if favoured == Color::White { 1 } else { -1 };
+    let scale = endgame::scale(pos, eg_white);
+    if scale.whole {
+        correction * scale.factor / endgame::SCALE_NORMAL
+    } else {
+        correction
+    }
+}
+
 /// The middlegame and endgame scores tapered by the phase, the endgame's scaled by what the
 /// side ahead can win with (`endgame.rs`).
 #[inline]

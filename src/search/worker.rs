@@ -254,12 +254,18 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     }
 
     /// The net's own output (0 without a net): the whole evaluation, or the correction a
-    /// net on the hand-made evaluation adds to it.
+    /// net on the hand-made evaluation adds to it, scaled by the endgame knowledge.
     #[inline]
     fn net_output(&self, pos: &Position<B>, ply: usize) -> i32 {
         self.nnue.as_ref().map_or(0, |n| {
-            n.acc
-                .evaluate(&n.net, ply, pos.side(), pos.occupied().count() as usize)
+            let own = n
+                .acc
+                .evaluate(&n.net, ply, pos.side(), pos.occupied().count() as usize);
+            if n.net.on_hce {
+                crate::eval::scale_correction(pos, own)
+            } else {
+                own
+            }
         })
     }
 

@@ -427,12 +427,24 @@ pub fn search_with(
     depth: i32,
     pruning: magus::search::Pruning,
 ) -> magus::search::SearchResult {
+    search_with_eval(pos, depth, pruning, magus::eval::EvalMode::Nnue)
+}
+
+/// As [`search_with`], with the evaluation `eval_mode` (the default is `Nnue`: the variant's
+/// built-in net where it has one).
+pub fn search_with_eval(
+    pos: &AnyPosition,
+    depth: i32,
+    pruning: magus::search::Pruning,
+    eval_mode: magus::eval::EvalMode,
+) -> magus::search::SearchResult {
     use magus::search::{SearchControl, SearchOptions, ThreadData, think};
     let pos = *pos;
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let options = SearchOptions {
             pruning,
+            eval_mode,
             ..SearchOptions::default()
         };
         let tt = magus::search::tt::TranspositionTable::new(16).unwrap();

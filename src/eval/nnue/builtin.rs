@@ -5,8 +5,12 @@ use std::sync::{Arc, OnceLock};
 
 use super::network::Network;
 
-/// The files, by variant name.
-const FILES: &[(&str, &[u8])] = &[];
+/// The files, by variant name. Both are corrections of the hand-made evaluation
+/// (`magus train --on-hce`); docs/nnue.md ("Built in") gives their data and commands.
+const FILES: &[(&str, &[u8])] = &[
+    ("chess", include_bytes!("../../../nets/chess.nnue")),
+    ("magi", include_bytes!("../../../nets/magi.nnue")),
+];
 
 /// The built-in net of a variant, if it has one.
 pub fn net(variant: &str) -> Option<Arc<Network>> {

@@ -29,7 +29,8 @@ pub fn evaluate<B: Bitboard>(net: &Network, pos: &Position<B>) -> i32 {
     acc.refresh(net, &set, pos, 0);
     let own = acc.evaluate(net, 0, pos.side(), pos.occupied().count() as usize);
     if net.on_hce {
-        own + crate::eval::evaluate(pos, crate::eval::EvalTables::of(pos.layout()))
+        crate::eval::scale_correction(pos, own)
+            + crate::eval::evaluate(pos, crate::eval::EvalTables::of(pos.layout()))
     } else {
         own
     }
