@@ -160,8 +160,8 @@ fn quiescence_stand_pat_cuts_quiet_nodes_off() {
 /// searches without it, become one-ply searches, so the same depth costs more nodes (a few
 /// dozen in these trees, where the null move is seldom tried that shallow). If the switch did
 /// nothing, or cut the null move's search shorter, the counts would not grow. The trees are
-/// the hand-made evaluation's (under chess's net the first one never tries the null move at
-/// those depths).
+/// the hand-made evaluation's, whatever net the variant may have built in (under a chess net
+/// on it, the first one never tried the null move at those depths).
 #[test]
 fn null_move_full_ply_searches_a_ply_after_the_pass() {
     for fen in [
