@@ -247,25 +247,28 @@ impl<'a, B: Bitboard> Worker<'a, B> {
 
     #[inline]
     fn evaluate(&mut self, pos: &Position<B>, ply: usize) -> i32 {
+        let net = self.net_part(pos, ply);
+        self.evaluate_with(pos, net)
+    }
+
+    /// The evaluation, the net's part `net` already known: the net's alone, or the hand-made
+    /// evaluation plus it (0 without a net).
+    #[inline]
+    fn evaluate_with(&mut self, pos: &Position<B>, net: i32) -> i32 {
         match &self.nnue {
-            Some(n) if !n.net.on_hce => self.net_output(pos, ply),
-            _ => self.net_output(pos, ply) + self.hand_made(pos),
+            Some(n) if !n.net.on_hce => net,
+            _ => net + self.hand_made(pos),
         }
     }
 
-    /// The net's own output (0 without a net): the whole evaluation, or the correction a
-    /// net on the hand-made evaluation adds to it, scaled by the endgame knowledge.
+    /// The net's part of the evaluation (`nnue::net_part`; 0 without a net).
     #[inline]
-    fn net_output(&self, pos: &Position<B>, ply: usize) -> i32 {
+    fn net_part(&self, pos: &Position<B>, ply: usize) -> i32 {
         self.nnue.as_ref().map_or(0, |n| {
             let own = n
                 .acc
                 .evaluate(&n.net, ply, pos.side(), pos.occupied().count() as usize);
-            if n.net.on_hce {
-                crate::eval::scale_correction(pos, own)
-            } else {
-                own
-            }
+            crate::eval::nnue::net_part(&n.net, pos, own)
         })
     }
 
@@ -570,6 +573,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     /// structure, and the pawn key it was looked up by.
     fn corrected_eval(&mut self, pos: &Position<B>, ply: usize) -> (i32, i32, u64) {
         let raw = self.evaluate(pos, ply);
+        self.corrected(pos, raw)
+    }
+
+    /// `raw`, the static evaluation of `pos`, corrected as `corrected_eval` says.
+    fn corrected(&self, pos: &Position<B>, raw: i32) -> (i32, i32, u64) {
         if !self.shared.options.pruning.correction {
             return (raw, raw, 0);
         }
@@ -1296,11 +1304,14 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                         && self.shared.options.eval_terms == TermSet::ALL
                         && self.data.eval_cache.get(hash).is_none() =>
                 {
-                    let fast = evaluate_fast(pos, self.eval_tables) + self.net_output(pos, ply);
+                    // The net's part is asked once, for the estimate and the full evaluation.
+                    let net = self.net_part(pos, ply);
+                    let fast = evaluate_fast(pos, self.eval_tables) + net;
                     if fast - LAZY_MARGIN >= beta || fast + LAZY_MARGIN <= alpha {
                         fast
                     } else {
-                        self.corrected_eval(pos, ply).1
+                        let raw = self.evaluate_with(pos, net);
+                        self.corrected(pos, raw).1
                     }
                 }
                 _ => self.corrected_eval(pos, ply).1,

@@ -28,9 +28,21 @@ pub fn evaluate<B: Bitboard>(net: &Network, pos: &Position<B>) -> i32 {
     let mut acc = Accumulators::new(net, 1);
     acc.refresh(net, &set, pos, 0);
     let own = acc.evaluate(net, 0, pos.side(), pos.occupied().count() as usize);
+    let part = net_part(net, pos, own);
+    if net.on_hce {
+        part + crate::eval::evaluate(pos, crate::eval::EvalTables::of(pos.layout()))
+    } else {
+        part
+    }
+}
+
+/// The net's part of the evaluation of `pos`, from its output `own`: the whole of it, or, for
+/// a net that corrects the hand-made evaluation, the correction as the endgame knowledge
+/// lets it stand (`eval::scale_correction`). The engine and `evaluate` both ask it.
+#[inline]
+pub fn net_part<B: Bitboard>(net: &Network, pos: &Position<B>, own: i32) -> i32 {
     if net.on_hce {
         crate::eval::scale_correction(pos, own)
-            + crate::eval::evaluate(pos, crate::eval::EvalTables::of(pos.layout()))
     } else {
         own
     }
