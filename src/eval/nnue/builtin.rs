@@ -5,10 +5,16 @@ use std::sync::{Arc, OnceLock};
 
 use super::network::Network;
 
-/// The files, by variant name: Magi's, a correction of the hand-made evaluation (`magus
-/// train --on-hce`); docs/nnue.md ("Built in") gives its data and command, and why chess
-/// has none yet.
-const FILES: &[(&str, &[u8])] = &[("magi", include_bytes!("../../../nets/magi.nnue"))];
+/// The files, by variant name: Magi's and Royal Magician's, each a correction of the
+/// hand-made evaluation (`magus train --on-hce`); docs/nnue.md ("Built in") gives their data
+/// and commands, and why the other variants have none yet.
+const FILES: &[(&str, &[u8])] = &[
+    ("magi", include_bytes!("../../../nets/magi.nnue")),
+    (
+        "royal-magician",
+        include_bytes!("../../../nets/royal-magician.nnue"),
+    ),
+];
 
 /// The built-in net of a variant, if it has one.
 pub fn net(variant: &str) -> Option<Arc<Network>> {
