@@ -6,8 +6,8 @@ use std::sync::{Arc, OnceLock};
 use super::network::Network;
 
 /// The files, by variant name: Magi's, Magician Chess's and Royal Magician's, each a
-/// correction of the hand-made evaluation (`magus train --on-hce`); docs/nnue.md ("Built in") gives their data
-/// and commands, and why the other variants have none yet.
+/// correction of the hand-made evaluation (`magus train --on-hce`); docs/nnue.md ("Built
+/// in") gives their data and commands, and why the other variants have none yet.
 const FILES: &[(&str, &[u8])] = &[
     ("magi", include_bytes!("../../../nets/magi.nnue")),
     (
