@@ -5,11 +5,15 @@ use std::sync::{Arc, OnceLock};
 
 use super::network::Network;
 
-/// The files, by variant name: Magi's, Magician Chess's and Royal Magician's, each a
-/// correction of the hand-made evaluation (`magus train --on-hce`); docs/nnue.md ("Built
+/// The files, by variant name: Magi's, Deathmatch's, Magician Chess's and Royal Magician's,
+/// each a correction of the hand-made evaluation (`magus train --on-hce`); docs/nnue.md ("Built
 /// in") gives their data and commands, and why the other variants have none yet.
 const FILES: &[(&str, &[u8])] = &[
     ("magi", include_bytes!("../../../nets/magi.nnue")),
+    (
+        "deathmatch",
+        include_bytes!("../../../nets/deathmatch.nnue"),
+    ),
     (
         "magician-chess",
         include_bytes!("../../../nets/magician-chess.nnue"),
