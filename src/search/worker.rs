@@ -264,12 +264,30 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     /// The net's part of the evaluation (`nnue::net_part`; 0 without a net).
     #[inline]
     fn net_part(&self, pos: &Position<B>, ply: usize) -> i32 {
+        #[cfg(test)]
+        self.audit_first_layer(pos, ply);
         self.nnue.as_ref().map_or(0, |n| {
             let own = n
                 .acc
                 .evaluate(&n.net, ply, pos.side(), pos.occupied().count() as usize);
             crate::eval::nnue::net_part(&n.net, pos, own)
         })
+    }
+
+    /// In the library's tests, every evaluation by the net first checks that the first layer
+    /// carried to `ply` is the one `pos` has: a search that let another line overwrite it
+    /// would evaluate the wrong position and fail here.
+    #[cfg(test)]
+    fn audit_first_layer(&self, pos: &Position<B>, ply: usize) {
+        if let Some(n) = &self.nnue {
+            let mut fresh = Accumulators::new(&n.net, 1);
+            fresh.refresh(&n.net, &n.set, pos, 0);
+            assert!(
+                n.acc.values(ply) == fresh.values(0),
+                "the first layer at ply {ply} is not that of {}",
+                pos.to_fen()
+            );
+        }
     }
 
     /// The hand-made evaluation (or the material count, or some terms, as the options ask),
@@ -909,11 +927,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
 
             let child = made.unwrap_or_else(|| pos.after(m));
-            self.nnue_descend(pos, &child, ply);
             if !gives_check {
                 self.prefetch(child.hash());
             }
-            self.stack[ply + 1].check_seen = (child.hash(), gives_check);
 
             // Extensions.
             let mut extension = 0;
@@ -966,6 +982,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
             self.stack[ply + 1].double_extensions =
                 self.stack[ply].double_extensions + i32::from(extension >= 2);
+            // The child's first layer and check, written after the singular test: its
+            // search of this node's other moves writes the same slots.
+            self.nnue_descend(pos, &child, ply);
+            self.stack[ply + 1].check_seen = (child.hash(), gives_check);
 
             self.stack[ply].current_move = m;
             self.stack[ply].piece_to = Some(piece_to);
@@ -1909,6 +1929,32 @@ mod tests {
         assert_ne!(completed.lock().unwrap().last().unwrap().1, new_best);
         assert_eq!(result.best, new_best);
         assert_eq!(result.depth, depth - 1);
+    }
+
+    /// Searched with each built-in net to a depth where the singular test runs (it searches
+    /// the other moves of a node before the table's move is searched), every evaluation
+    /// finds the first layer of its own position (`audit_first_layer` checks each one).
+    #[test]
+    fn the_net_evaluates_every_node_from_its_own_first_layer() {
+        use super::super::tests::shared;
+        for variant in ["deathmatch", "magi", "magician-chess", "royal-magician"] {
+            let registry = crate::variant::Registry::builtin();
+            let any = crate::game::AnyPosition::from_fen(registry.get(variant).unwrap(), None)
+                .expect("the start");
+            crate::with_position!(&any, pos => {
+                assert!(Worker::nnue_for(&Default::default(), pos).is_some(), "{variant}");
+                let tt = crate::search::tt::TranspositionTable::with_buckets(1 << 14);
+                let control = super::super::SearchControl::default();
+                let limits = super::super::time::Limits::depth(SINGULAR_MIN_DEPTH + 3);
+                let state = shared(&tt, &control, limits, Duration::MAX, Duration::ZERO);
+                assert!(state.options.pruning.singular);
+                let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
+                let mut data = ThreadData::default();
+                let mut worker = Worker::new(0, &state, &mut data, pos, &[]);
+                let result = worker.iterate(pos, &legal, Role::Main, &|_| {});
+                assert_eq!(result.depth, SINGULAR_MIN_DEPTH + 3, "{variant}");
+            });
+        }
     }
 
     /// A helper ends on the last depth it does not skip: helper 1 leaves out odd depths,
