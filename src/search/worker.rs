@@ -1931,16 +1931,23 @@ mod tests {
         assert_eq!(result.depth, depth - 1);
     }
 
-    /// Searched with each built-in net to a depth where the singular test runs (it searches
-    /// the other moves of a node before the table's move is searched), every evaluation
-    /// finds the first layer of its own position (`audit_first_layer` checks each one).
+    /// Searched with its variant's built-in net to a depth where the singular test runs (it
+    /// searches the other moves of a node before the table's move is searched), every
+    /// evaluation of the bench's positions finds the first layer of its own position
+    /// (`audit_first_layer` checks each one).
     #[test]
     fn the_net_evaluates_every_node_from_its_own_first_layer() {
         use super::super::tests::shared;
-        for variant in ["deathmatch", "magi", "magician-chess", "royal-magician"] {
-            let registry = crate::variant::Registry::builtin();
-            let any = crate::game::AnyPosition::from_fen(registry.get(variant).unwrap(), None)
-                .expect("the start");
+        let registry = crate::variant::Registry::builtin();
+        let mut variants = std::collections::BTreeSet::new();
+        for &(variant, fen) in super::super::bench::POSITIONS {
+            if crate::eval::nnue::builtin::net(variant).is_none() {
+                continue;
+            }
+            variants.insert(variant);
+            let fen = (fen != "startpos").then_some(fen);
+            let any = crate::game::AnyPosition::from_fen(registry.get(variant).unwrap(), fen)
+                .expect("a bench position");
             crate::with_position!(&any, pos => {
                 assert!(Worker::nnue_for(&Default::default(), pos).is_some(), "{variant}");
                 let tt = crate::search::tt::TranspositionTable::with_buckets(1 << 14);
@@ -1952,9 +1959,10 @@ mod tests {
                 let mut data = ThreadData::default();
                 let mut worker = Worker::new(0, &state, &mut data, pos, &[]);
                 let result = worker.iterate(pos, &legal, Role::Main, &|_| {});
-                assert_eq!(result.depth, SINGULAR_MIN_DEPTH + 3, "{variant}");
+                assert_eq!(result.depth, SINGULAR_MIN_DEPTH + 3, "{variant} {fen:?}");
             });
         }
+        assert_eq!(variants.len(), 4, "the variants with a net: {variants:?}");
     }
 
     /// A helper ends on the last depth it does not skip: helper 1 leaves out odd depths,

@@ -69,7 +69,7 @@ fn number(text: &str, what: &str) -> Result<usize, String> {
 
 /// A game with only what the statistics need; the engines' indices are left at 0 for the
 /// reader to set.
-fn bare_record(number: usize, opening: usize, white: &str, black: &str) -> GameRecord {
+pub(super) fn bare_record(number: usize, opening: usize, white: &str, black: &str) -> GameRecord {
     GameRecord {
         number,
         round: 0,

@@ -267,6 +267,17 @@ pub fn final_table(summary: &Summary) -> String {
         out += &format!(
             "      LLR of the games (trinomial) {tri:.2}, of the pairs (pentanomial) {pen:.2}\n"
         );
+        if let Some((games, at)) = summary.decided_at
+            && games < summary.counted_games()
+        {
+            let running = match summary.counted_games() - games {
+                1 => "the game still running then is".to_string(),
+                n => format!("the {n} games still running then are"),
+            };
+            out += &format!(
+                "      decided after {games} games at LLR {at:.2}; {running} counted above\n"
+            );
+        }
     }
     out
 }

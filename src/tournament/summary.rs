@@ -31,6 +31,9 @@ pub struct Summary {
     pub sprt: Option<(f64, Option<SprtDecision>)>,
     /// Both LLRs of the SPRT: on the games (trinomial) and on the pairs (pentanomial).
     pub llrs: Option<(f64, f64)>,
+    /// When the SPRT decided: the counted games then and the deciding LLR (the games still
+    /// running at that moment are counted after it, and move the LLR on).
+    pub decided_at: Option<(u64, f64)>,
     /// The SPRT decided before every game was played.
     pub stopped_early: bool,
     /// The match was stopped from outside (Ctrl-C, a signal, a closed output).
@@ -60,6 +63,7 @@ impl Summary {
             void: vec![0; n],
             sprt: None,
             llrs: None,
+            decided_at: None,
             stopped_early: false,
             interrupted: false,
             resumed: 0,
@@ -147,6 +151,54 @@ impl Summary {
         let (wld, pairs) = (&self.results[0], &self.pentanomial[0]);
         self.llrs = Some((test.llr(wld), test.llr_pentanomial(pairs)));
         let decided = self.sprt.and_then(|(_, d)| d);
-        self.sprt = Some(test.after_results(wld, pairs, decided));
+        let (llr, decision) = test.after_results(wld, pairs, decided);
+        if decided.is_none() && decision.is_some() {
+            self.decided_at = Some((self.counted_games(), llr));
+        }
+        self.sprt = Some((llr, decision));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::records::bare_record;
+
+    /// A game of `new` (engine 0) against `old` on its own opening, `new` scoring `half`.
+    fn game(number: usize, half: u8) -> GameRecord {
+        let mut g = bare_record(number, number, "new", "old");
+        (g.white, g.black) = (0, 1);
+        g.result = match half {
+            2 => GameResult::WhiteWins,
+            1 => GameResult::Draw,
+            _ => GameResult::BlackWins,
+        };
+        g
+    }
+
+    /// The games still running when the SPRT decides move its LLR on but not its decision,
+    /// and the report says when and at which LLR it decided.
+    #[test]
+    fn the_report_says_when_the_sprt_decided() {
+        let test = Sprt::parse("elo0=0,elo1=10,alpha=0.05,beta=0.05").unwrap();
+        let names = vec!["new".to_string(), "old".to_string()];
+        let mut summary = Summary::new(names, &[], Some(test));
+        let mut number = 0;
+        while summary.sprt.is_none_or(|(_, d)| d.is_none()) {
+            number += 1;
+            assert!(number < 1000, "the wins never decided");
+            summary.add(game(number, 2));
+        }
+        let (games, at) = summary.decided_at.expect("decided");
+        assert_eq!(games, number as u64);
+        assert!(at >= test.bounds().1, "{at}");
+        summary.add(game(number + 1, 0));
+        let (llr, decision) = summary.sprt.unwrap();
+        assert_eq!(decision, Some(SprtDecision::H1));
+        assert!(llr < at, "the loss lowers the LLR: {llr} against {at}");
+        assert_eq!(summary.decided_at, Some((games, at)));
+        let table = super::super::report::final_table(&summary);
+        let said = format!("decided after {games} games at LLR {at:.2}; the game still running");
+        assert!(table.contains(&said), "{table}");
     }
 }
