@@ -1962,7 +1962,7 @@ mod tests {
                 assert_eq!(result.depth, SINGULAR_MIN_DEPTH + 3, "{variant} {fen:?}");
             });
         }
-        assert_eq!(variants.len(), 4, "the variants with a net: {variants:?}");
+        assert_eq!(variants.len(), 5, "the variants with a net: {variants:?}");
     }
 
     /// A helper ends on the last depth it does not skip: helper 1 leaves out odd depths,

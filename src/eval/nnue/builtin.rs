@@ -5,14 +5,18 @@ use std::sync::{Arc, OnceLock};
 
 use super::network::Network;
 
-/// The files, by variant name: Magi's, Deathmatch's, Magician Chess's and Royal Magician's,
-/// each a correction of the hand-made evaluation (`magus train --on-hce`); docs/nnue.md ("Built
-/// in") gives their data and commands, and why the other variants have none yet.
+/// The files, by variant name: Magi's, Deathmatch's in both rules, Magician Chess's and Royal
+/// Magician's, each a correction of the hand-made evaluation (`magus train --on-hce`);
+/// docs/nnue.md ("Built in") gives their data and commands, and why chess has none yet.
 const FILES: &[(&str, &[u8])] = &[
     ("magi", include_bytes!("../../../nets/magi.nnue")),
     (
         "deathmatch",
         include_bytes!("../../../nets/deathmatch.nnue"),
+    ),
+    (
+        "deathmatch-legacy",
+        include_bytes!("../../../nets/deathmatch-legacy.nnue"),
     ),
     (
         "magician-chess",
