@@ -143,6 +143,8 @@ pub const EVAL_HISTORY_MAX: i32 = 1800;
 /// Nodes between looks at the clock and the stop flag (about a millisecond), and between
 /// publications of a thread's node count.
 pub const CHECK_EVERY: u64 = 1024;
+/// Nodes between two looks at a `stop` between those checks (an atomic load: cheap).
+pub const STOP_LOOK_EVERY: u64 = 32;
 
 // --- Time (`time.rs`) ---
 

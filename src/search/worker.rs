@@ -321,6 +321,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     }
 
     /// Counts a node; every so often publishes the count and looks at the stop conditions.
+    /// A `stop` is looked for more often: a node can be slow (the first touch of a fresh
+    /// table's page costs a huge page's zeroing), and a thousand of them would keep the
+    /// engine from answering for seconds.
     #[inline]
     fn count_node(&mut self) {
         self.unflushed += 1;
@@ -332,6 +335,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             {
                 self.stopped = true;
             }
+        } else if self.unflushed.is_multiple_of(STOP_LOOK_EVERY) && self.shared.stop_asked() {
+            self.stopped = true;
         }
     }
 
