@@ -197,9 +197,14 @@ impl<'a, B: Bitboard> Worker<'a, B> {
 
     /// The net to evaluate with, its first layer set from the root: when the learned
     /// evaluation is asked for, the user's net if it is this variant's, else the variant's
-    /// built-in one; with neither, the hand-made evaluation serves.
+    /// built-in one; with neither, the hand-made evaluation serves. It serves a weakened
+    /// engine too: the skill levels were calibrated with it (`strength.rs`), and a net would
+    /// make every level stronger than its Elo.
     fn nnue_for(options: &super::SearchOptions, root: &Position<B>) -> Option<Nnue> {
-        if options.eval_mode != EvalMode::Nnue {
+        let weakened = options
+            .skill
+            .is_some_and(|s| s < super::strength::MAX_SKILL);
+        if options.eval_mode != EvalMode::Nnue || weakened {
             return None;
         }
         let set = FeatureSet::of(root.layout());
@@ -1967,7 +1972,25 @@ mod tests {
                 assert_eq!(result.depth, SINGULAR_MIN_DEPTH + 3, "{variant} {fen:?}");
             });
         }
-        assert_eq!(variants.len(), 5, "the variants with a net: {variants:?}");
+        assert_eq!(variants.len(), 6, "the variants with a net: {variants:?}");
+    }
+
+    /// A weakened engine evaluates by hand, as its levels were calibrated; at full strength
+    /// (a skill level of 20 included) the variant's built-in net serves.
+    #[test]
+    fn a_weakened_engine_plays_without_the_net() {
+        let pos = start("chess");
+        for (skill, with_net) in [(None, true), (Some(20.0), true), (Some(4.0), false)] {
+            let options = super::super::SearchOptions {
+                skill,
+                ..Default::default()
+            };
+            assert_eq!(
+                Worker::nnue_for(&options, &pos).is_some(),
+                with_net,
+                "skill {skill:?}"
+            );
+        }
     }
 
     /// A helper ends on the last depth it does not skip: helper 1 leaves out odd depths,

@@ -5,10 +5,11 @@ use std::sync::{Arc, OnceLock};
 
 use super::network::Network;
 
-/// The files, by variant name: Magi's, Deathmatch's in both rules, Magician Chess's and Royal
-/// Magician's, each a correction of the hand-made evaluation (`magus train --on-hce`);
-/// docs/nnue.md ("Built in") gives their data and commands, and why chess has none yet.
+/// The files, by variant name: one for every built-in variant, each a correction of the
+/// hand-made evaluation (`magus train --on-hce`); docs/nnue.md ("Built in") gives their data
+/// and commands.
 const FILES: &[(&str, &[u8])] = &[
+    ("chess", include_bytes!("../../../nets/chess.nnue")),
     ("magi", include_bytes!("../../../nets/magi.nnue")),
     (
         "deathmatch",
