@@ -3,9 +3,9 @@
 # processes, saves the PGN and a screenshot of the final board, and checks that the game
 # ended normally (mate, stalemate, a draw by rule or agreement, or a resignation), not by a
 # forfeit (illegal move, time, crash). A game still going after 150 moves is adjudicated a draw
-# by XBoard ("long game"), so that it fits the time limit below: 15 s + 0.3 s a move makes at
-# most a minute a side. OUT_DIR receives xboard-VARIANT.pgn, .debug (XBoard's
-# log of both engines), .png (the final board) and -middlegame.png (the board after 12 s).
+# by XBoard ("long game"), so that it fits the time limit below: 6 s + 0.1 s a move makes at
+# most 21 s a side (the protocol is under test, not the play). OUT_DIR receives xboard-VARIANT.pgn, .debug (XBoard's
+# log of both engines), .png (the final board) and -middlegame.png (the board after 6 s).
 #
 # usage: tests/clients/xboard_magi.sh MAGUS_BINARY OUT_DIR [VARIANT [XBOARD OPTIONS...]]
 # e.g.   tests/clients/xboard_magi.sh target/release/magus /tmp/out deathmatch \
@@ -32,7 +32,7 @@ mkdir -p "$HOME"
 cat > "$out/run-xboard.sh" <<INNER
 #!/usr/bin/env bash
 "$xboard" -fcp "$magus xboard" -fd "$out" -scp "$magus xboard" -sd "$out" \\
-    -variant "$variant" -mm -mg 1 -tc 0:15 -inc 0.3 -xponder -adjudicateDrawMoves 150 \\
+    -variant "$variant" -mm -mg 1 -tc 0:06 -inc 0.1 -xponder -adjudicateDrawMoves 150 \\
     -sgf "$pgn" -xexit -saveSettingsOnExit false -size medium \\
     -debug -nameOfDebugFile "$debug" $extra &
 pid=\$!
@@ -52,7 +52,7 @@ while kill -0 \$pid 2>/dev/null; do
     shoot && kill -0 \$pid 2>/dev/null && [ "\$(stat -c %s "$out/shot.tmp.png")" -gt 20000 ] \
         && mv "$out/shot.tmp.png" "$shot"
     # A middlegame picture too, with most pieces still on the board.
-    if [ \$n = 12 ] && [ -s "$shot" ]; then cp "$shot" "$out/xboard-$variant-middlegame.png"; fi
+    if [ \$n = 6 ] && [ -s "$shot" ]; then cp "$shot" "$out/xboard-$variant-middlegame.png"; fi
 done
 rm -f "$out/shot.tmp.png"
 # Only XBoard's window, not the empty screen around it (real ImageMagick only).
