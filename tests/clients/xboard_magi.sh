@@ -4,8 +4,9 @@
 # ended normally (mate, stalemate, a draw by rule or agreement, or a resignation), not by a
 # forfeit (illegal move, time, crash). A game still going after 150 moves is adjudicated a draw
 # by XBoard ("long game"), so that it fits the time limit below: 6 s + 0.1 s a move makes at
-# most 21 s a side (the protocol is under test, not the play). OUT_DIR receives xboard-VARIANT.pgn, .debug (XBoard's
-# log of both engines), .png (the final board) and -middlegame.png (the board after 6 s).
+# most 21 s a side (the protocol is under test, not the play). OUT_DIR receives
+# xboard-VARIANT.pgn, .debug (XBoard's log of both engines), .png (the final board) and
+# -middlegame.png (the board after 6 s).
 #
 # usage: tests/clients/xboard_magi.sh MAGUS_BINARY OUT_DIR [VARIANT [XBOARD OPTIONS...]]
 # e.g.   tests/clients/xboard_magi.sh target/release/magus /tmp/out deathmatch \
