@@ -72,6 +72,11 @@ pub struct TrainArgs {
     /// Go on from the checkpoint of an interrupted run with the same settings.
     #[arg(long)]
     pub resume: bool,
+    /// Start from this net's weights instead of random ones (a net of the variant, of the
+    /// shape the options give): the net goes on learning from new games without the old
+    /// ones, which may be gone. A lower --rate keeps more of what it knew.
+    #[arg(long, value_name = "NET", conflicts_with = "resume")]
+    pub init: Option<PathBuf>,
 }
 
 /// One game in fifty is for validation.
@@ -188,6 +193,20 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
             }
             println!("resuming after epoch {epochs}");
             (model, epochs)
+        } else if let Some(path) = &args.init {
+            let net = crate::eval::nnue::read(path)?;
+            if net.variant != variant.name {
+                return Err(format!(
+                    "--init: {} is a net for {}, not {}",
+                    path.display(),
+                    net.variant,
+                    variant.name
+                ));
+            }
+            net.fits(&set)
+                .and_then(|()| Model::from_network(&net, shape))
+                .map_err(|e| format!("--init: {}: {e}", path.display()))
+                .map(|model| (model, 0))?
         } else {
             (Model::new(shape, args.seed), 0)
         };
@@ -201,6 +220,12 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
             weight_decay: args.weight_decay,
             seed: args.seed,
         };
+        if args.init.is_some() && !validation.is_empty() {
+            println!(
+                "validation {:.6} before training (the net read by --init)",
+                super::mean_loss(&model, &validation, &settings)
+            );
+        }
         let started = std::time::Instant::now();
         let progress =
             std::cell::RefCell::new(Progress::new(shown, "positions", training.len() as u64));

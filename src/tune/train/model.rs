@@ -313,6 +313,66 @@ impl Model {
         }
     }
 
+    /// The float model of a quantised net of this shape, to train further: its weights
+    /// divided by their scales, so that quantising it again gives the same net. Each piece's
+    /// weights are split into their mean over the squares of its (colour, kind), the factor,
+    /// and what each square adds to it, so that what the net learns of a piece anywhere is
+    /// shared again, and the parts stay within the clip the optimiser keeps.
+    pub fn from_network(net: &Network, shape: Shape) -> Result<Model, String> {
+        let describe = |inputs: usize, hidden: usize, buckets: usize, on_hce: bool| {
+            format!(
+                "{inputs} inputs, {hidden} hidden, {buckets} output bucket(s){}",
+                if on_hce {
+                    ", a correction of the hand-made evaluation"
+                } else {
+                    ""
+                }
+            )
+        };
+        let theirs = describe(net.inputs, net.hidden, net.buckets, net.on_hce);
+        let ours = describe(shape.inputs, shape.hidden, shape.buckets, shape.on_hce);
+        if theirs != ours || (net.buckets > 1 && net.pieces_per_bucket != shape.pieces_per_bucket) {
+            return Err(format!(
+                "the net has {theirs}; the training asks for {ours}"
+            ));
+        }
+        let (h, p) = (shape.hidden, Self::parts(&shape));
+        let mut params = vec![0.0; p.len];
+        for (w, &q) in params[..p.bias].iter_mut().zip(&net.input_weights) {
+            *w = f32::from(q) / QA as f32;
+        }
+        for (w, &q) in params[p.bias..p.out].iter_mut().zip(&net.hidden_bias) {
+            *w = f32::from(q) / QA as f32;
+        }
+        for (w, &q) in params[p.out..p.out_bias]
+            .iter_mut()
+            .zip(&net.output_weights)
+        {
+            *w = f32::from(q) / QB as f32;
+        }
+        for (w, &q) in params[p.out_bias..p.factors]
+            .iter_mut()
+            .zip(&net.output_bias)
+        {
+            *w = q as f32 / (QA * QB) as f32;
+        }
+        for f in 0..shape.factors() {
+            let rows = f * shape.squares..(f + 1) * shape.squares;
+            for n in 0..h {
+                let mean =
+                    rows.clone().map(|i| params[i * h + n]).sum::<f32>() / shape.squares as f32;
+                params[p.factors + f * h + n] = mean;
+                rows.clone().for_each(|i| params[i * h + n] -= mean);
+            }
+        }
+        if let Some(w) = params.iter().find(|w| w.abs() > CLIP) {
+            return Err(format!(
+                "a weight of {w:.3} is beyond the ±{CLIP} the training keeps"
+            ));
+        }
+        Ok(Model { shape, params })
+    }
+
     /// The checkpoint's bytes after `epochs` epochs: the shape, epochs, then every
     /// parameter.
     pub fn to_bytes(&self, epochs: u32) -> Vec<u8> {
@@ -569,5 +629,41 @@ mod tests {
             assert!(back.shape.on_hce);
             assert!(on_hce.quantise("chess", &set).on_hce);
         });
+    }
+
+    /// A net read back into a model (to train further) quantises to the same net, its
+    /// factors hold each piece's mean weights, and a net of another shape is refused.
+    #[test]
+    fn a_net_read_back_for_training_quantises_to_itself() {
+        use crate::variant::Registry;
+        let registry = Registry::builtin();
+        let variant = registry.get("chess").unwrap();
+        let game = crate::game::AnyPosition::from_fen(variant, None).unwrap();
+        let set = crate::with_position!(&game, p => FeatureSet::of(p.layout()));
+        let shape = Shape::of(&set, 32).on_hce(true);
+        let mut model = Model::new(shape, 11);
+        let parts = Model::parts(&shape);
+        for (i, w) in model.params[parts.bias..].iter_mut().enumerate() {
+            *w = ((i * 5) % 17) as f32 * 0.02 - 0.15;
+        }
+        let net = model.quantise("chess", &set);
+        let back = Model::from_network(&net, shape).unwrap();
+        assert_eq!(back.quantise("chess", &set), net);
+        // The factor of White's pawns (the first kind) is the mean of its squares' rows.
+        let h = shape.hidden;
+        let mean = (0..shape.squares)
+            .map(|s| f32::from(net.input_weights[s * h + 3]) / QA as f32)
+            .sum::<f32>()
+            / shape.squares as f32;
+        assert!((back.params[parts.factors + 3] - mean).abs() < 1e-5);
+        assert!(back.params[parts.factors + 3].abs() > 1e-3);
+        let wider = Shape::of(&set, 64).on_hce(true);
+        let err = Model::from_network(&net, wider).unwrap_err();
+        assert!(
+            err.contains("32 hidden") && err.contains("64 hidden"),
+            "{err}"
+        );
+        let alone = Model::from_network(&net, shape.on_hce(false)).unwrap_err();
+        assert!(alone.contains("hand-made"), "{alone}");
     }
 }
