@@ -59,6 +59,49 @@ fn a_trained_net_loads_for_its_variant_and_training_resumes() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `--init` starts from a net's weights: with a learning rate too small to move them, the
+/// net written is the net read; a net of another shape or kind is refused by name, and so is
+/// `--init` with `--resume`.
+#[test]
+fn training_goes_on_from_a_net() {
+    let dir = temp_dir("init");
+    let data = data(&dir, "chess");
+    let first = dir.join("first.nnue");
+    let next = dir.join("next.nnue");
+    let (d, f, n) = (
+        data.to_str().unwrap(),
+        first.to_str().unwrap(),
+        next.to_str().unwrap(),
+    );
+    let shape = ["--hidden", "16", "--on-hce", "--epochs", "1"];
+    succeeds(&[&["train", "--variant", "chess", d, "-o", f][..], &shape].concat());
+    succeeds(
+        &[
+            &["train", "--variant", "chess", d, "-o", n, "--init", f][..],
+            &shape,
+            &["--rate", "1e-9"],
+        ]
+        .concat(),
+    );
+    let read = |path: &Path| Network::from_bytes(&std::fs::read(path).unwrap()).unwrap();
+    assert_eq!(read(&next), read(&first), "a step of 1e-9 changed the net");
+    for (extra, says) in [
+        (vec!["--hidden", "32", "--on-hce"], "16 hidden"),
+        (vec!["--hidden", "16"], "hand-made"),
+        (vec!["--hidden", "16", "--on-hce", "--resume"], "--resume"),
+    ] {
+        let mut all = vec!["train", "--variant", "chess", d, "-o", n, "--init", f];
+        all.extend(extra.iter());
+        let run = magus(&all);
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            !run.status.success() && err.contains(says),
+            "{extra:?}: {err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// Bad settings and files are refused on one line naming the flag or the file.
 #[test]
 fn bad_settings_are_refused_by_name() {
