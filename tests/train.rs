@@ -60,8 +60,8 @@ fn a_trained_net_loads_for_its_variant_and_training_resumes() {
 }
 
 /// `--init` starts from a net's weights: with a learning rate too small to move them, the
-/// net written is the net read; a net of another shape or kind is refused by name, and so is
-/// `--init` with `--resume`.
+/// net written is the net read; a net of another shape or kind is refused by name; a run
+/// from a net resumes from its checkpoint.
 #[test]
 fn training_goes_on_from_a_net() {
     let dir = temp_dir("init");
@@ -88,7 +88,6 @@ fn training_goes_on_from_a_net() {
     for (extra, says) in [
         (vec!["--hidden", "32", "--on-hce"], "16 hidden"),
         (vec!["--hidden", "16"], "hand-made"),
-        (vec!["--hidden", "16", "--on-hce", "--resume"], "--resume"),
     ] {
         let mut all = vec!["train", "--variant", "chess", d, "-o", n, "--init", f];
         all.extend(extra.iter());
@@ -99,6 +98,28 @@ fn training_goes_on_from_a_net() {
             "{extra:?}: {err}"
         );
     }
+    // An interrupted run goes on from its checkpoint, the net still pulling it.
+    let out = succeeds(
+        &[
+            &[
+                "train",
+                "--variant",
+                "chess",
+                d,
+                "-o",
+                n,
+                "--init",
+                f,
+                "--resume",
+            ][..],
+            &["--hidden", "16", "--on-hce", "--epochs", "2"],
+        ]
+        .concat(),
+    );
+    assert!(
+        out.contains("resuming after epoch 1") && out.contains("epoch   2/2"),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -74,8 +74,10 @@ pub struct TrainArgs {
     pub resume: bool,
     /// Start from this net's weights instead of random ones (a net of the variant, of the
     /// shape the options give): the net goes on learning from new games without the old
-    /// ones, which may be gone. A lower --rate keeps more of what it knew.
-    #[arg(long, value_name = "NET", conflicts_with = "resume")]
+    /// ones, which may be gone. The weight decay then pulls towards this net's weights, not
+    /// towards zero, so that what the new games do not teach is kept; a lower --rate keeps
+    /// more. With --resume, give it again.
+    #[arg(long, value_name = "NET")]
     pub init: Option<PathBuf>,
 }
 
@@ -163,6 +165,10 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
                 ""
             }
         );
+        let init = match &args.init {
+            Some(path) => Some(read_init(path, variant, &set, shape)?),
+            None => None,
+        };
         let checkpoint = with_suffix(&args.output, ".ckpt");
         let (mut model, first) = if args.resume {
             let bytes = std::fs::read(&checkpoint)
@@ -193,20 +199,8 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
             }
             println!("resuming after epoch {epochs}");
             (model, epochs)
-        } else if let Some(path) = &args.init {
-            let net = crate::eval::nnue::read(path)?;
-            if net.variant != variant.name {
-                return Err(format!(
-                    "--init: {} is a net for {}, not {}",
-                    path.display(),
-                    net.variant,
-                    variant.name
-                ));
-            }
-            net.fits(&set)
-                .and_then(|()| Model::from_network(&net, shape))
-                .map_err(|e| format!("--init: {}: {e}", path.display()))
-                .map(|model| (model, 0))?
+        } else if let Some(init) = &init {
+            (init.clone(), 0)
         } else {
             (Model::new(shape, args.seed), 0)
         };
@@ -218,12 +212,15 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
             lambda: args.lambda,
             scale: args.scale,
             weight_decay: args.weight_decay,
+            decay_towards: init.as_ref().map(|m| m.params.clone()),
             seed: args.seed,
         };
-        if args.init.is_some() && !validation.is_empty() {
+        if let Some(init) = &init
+            && !validation.is_empty()
+        {
             println!(
                 "validation {:.6} before training (the net read by --init)",
-                super::mean_loss(&model, &validation, &settings)
+                super::mean_loss(init, &validation, &settings)
             );
         }
         let started = std::time::Instant::now();
@@ -269,6 +266,27 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
         );
         Ok(())
     })
+}
+
+/// The model of the net `--init` names, which must be a net of this variant and shape.
+fn read_init(
+    path: &Path,
+    variant: &crate::variant::Variant,
+    set: &FeatureSet,
+    shape: Shape,
+) -> Result<Model, String> {
+    let net = crate::eval::nnue::read(path)?;
+    if net.variant != variant.name {
+        return Err(format!(
+            "--init: {} is a net for {}, not {}",
+            path.display(),
+            net.variant,
+            variant.name
+        ));
+    }
+    net.fits(set)
+        .and_then(|()| Model::from_network(&net, shape))
+        .map_err(|e| format!("--init: {}: {e}", path.display()))
 }
 
 fn with_suffix(path: &Path, suffix: &str) -> PathBuf {

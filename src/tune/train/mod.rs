@@ -29,6 +29,9 @@ pub struct Settings {
     /// Centipawns per unit of the logistic curve that turns scores into win chances.
     pub scale: f32,
     pub weight_decay: f32,
+    /// The weights the decay pulls towards: a starting net's (`--init`), so that what the
+    /// new games do not teach is kept; none pulls towards zero.
+    pub decay_towards: Option<Vec<f32>>,
     pub seed: u64,
 }
 
@@ -111,6 +114,7 @@ pub fn train(
     mut progress: impl FnMut(u64),
 ) {
     let mut adam = AdamW::new(model.len(), settings.weight_decay);
+    adam.towards = settings.decay_towards.clone();
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     for epoch in first..settings.epochs {
         let started = Instant::now();

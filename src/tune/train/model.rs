@@ -469,6 +469,8 @@ pub struct AdamW {
     v: Vec<f32>,
     steps: i32,
     pub decay: f32,
+    /// What the decay pulls each weight towards (zero when none).
+    pub towards: Option<Vec<f32>>,
 }
 
 impl AdamW {
@@ -478,6 +480,7 @@ impl AdamW {
             v: vec![0.0; len],
             steps: 0,
             decay,
+            towards: None,
         }
     }
 
@@ -490,17 +493,20 @@ impl AdamW {
         self.steps += 1;
         let c1 = 1.0 - B1.powi(self.steps);
         let c2 = 1.0 - B2.powi(self.steps);
-        for (((w, g), m), v) in model
+        let towards = self.towards.as_deref();
+        for (i, (((w, g), m), v)) in model
             .params
             .iter_mut()
             .zip(grad)
             .zip(&mut self.m)
             .zip(&mut self.v)
+            .enumerate()
         {
             *m = B1 * *m + (1.0 - B1) * g;
             *v = B2 * *v + (1.0 - B2) * g * g;
             let update = (*m / c1) / ((*v / c2).sqrt() + EPS);
-            *w = (*w * (1.0 - rate * self.decay) - rate * update).clamp(-CLIP, CLIP);
+            let rest = towards.map_or(0.0, |t| t[i]);
+            *w = (*w - rate * self.decay * (*w - rest) - rate * update).clamp(-CLIP, CLIP);
         }
     }
 }
@@ -629,6 +635,31 @@ mod tests {
             assert!(back.shape.on_hce);
             assert!(on_hce.quantise("chess", &set).on_hce);
         });
+    }
+
+    /// The weight decay pulls towards the weights it is given (a starting net's), else
+    /// towards zero.
+    #[test]
+    fn the_decay_pulls_towards_its_target() {
+        let shape = Shape {
+            inputs: 2,
+            hidden: 16,
+            piece_inputs: 0,
+            squares: 1,
+            buckets: 1,
+            pieces_per_bucket: 1,
+            on_hce: false,
+        };
+        let mut model = Model::new(shape, 1);
+        model.params.iter_mut().for_each(|w| *w = 1.0);
+        let grad = vec![0.0; model.len()];
+        let mut to_zero = model.clone();
+        AdamW::new(model.len(), 1.0).step(&mut to_zero, &grad, 0.1);
+        let mut adam = AdamW::new(model.len(), 1.0);
+        adam.towards = Some(vec![0.5; model.len()]);
+        adam.step(&mut model, &grad, 0.1);
+        assert!(to_zero.params.iter().all(|&w| (w - 0.9).abs() < 1e-6));
+        assert!(model.params.iter().all(|&w| (w - 0.95).abs() < 1e-6));
     }
 
     /// A net read back into a model (to train further) quantises to the same net, its
