@@ -59,8 +59,18 @@ fn a_trained_net_loads_for_its_variant_and_training_resumes() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `magus` with `args` then `extra` fails, and its error says `says`.
+fn refused(args: &[&str], extra: &[&str], says: &str) {
+    let run = magus(&[args, extra].concat());
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        !run.status.success() && err.contains(says),
+        "{extra:?}: {err}"
+    );
+}
+
 /// `--init` starts from a net's weights: with a learning rate too small to move them, the
-/// net written is the net read; a net of another shape or kind is refused by name; a run
+/// net written is the net read; a net of another shape, kind or variant is refused by name; a run
 /// from a net resumes from its checkpoint.
 #[test]
 fn training_goes_on_from_a_net() {
@@ -85,19 +95,24 @@ fn training_goes_on_from_a_net() {
     );
     let read = |path: &Path| Network::from_bytes(&std::fs::read(path).unwrap()).unwrap();
     assert_eq!(read(&next), read(&first), "a step of 1e-9 changed the net");
-    for (extra, says) in [
-        (vec!["--hidden", "32", "--on-hce"], "16 hidden"),
-        (vec!["--hidden", "16"], "hand-made"),
-    ] {
-        let mut all = vec!["train", "--variant", "chess", d, "-o", n, "--init", f];
-        all.extend(extra.iter());
-        let run = magus(&all);
-        let err = String::from_utf8_lossy(&run.stderr);
-        assert!(
-            !run.status.success() && err.contains(says),
-            "{extra:?}: {err}"
-        );
-    }
+    let from_first = ["train", "--variant", "chess", d, "-o", n, "--init", f];
+    refused(&from_first, &["--hidden", "32", "--on-hce"], "16 hidden");
+    refused(&from_first, &["--hidden", "16"], "hand-made");
+    let magi_net = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/magi.nnue");
+    refused(
+        &[
+            "train",
+            "--variant",
+            "chess",
+            d,
+            "-o",
+            n,
+            "--init",
+            magi_net,
+        ],
+        &["--hidden", "64", "--on-hce"],
+        "for the variant magi",
+    );
     // An interrupted run goes on from its checkpoint, the net still pulling it.
     let out = succeeds(
         &[
@@ -131,21 +146,11 @@ fn bad_settings_are_refused_by_name() {
     let d = data.to_str().unwrap();
     let out = dir.join("x.nnue");
     let o = out.to_str().unwrap();
-    for (args, says) in [
-        (vec!["--hidden", "20"], "--hidden"),
-        (vec!["--lambda", "2"], "--lambda"),
-        (vec!["--epochs", "0"], "--epochs"),
-        (vec!["--resume"], "--resume"),
-    ] {
-        let mut all = vec!["train", "--variant", "chess", d, "-o", o];
-        all.extend(args.iter());
-        let run = magus(&all);
-        let err = String::from_utf8_lossy(&run.stderr);
-        assert!(
-            !run.status.success() && err.contains(says),
-            "{args:?}: {err}"
-        );
-    }
+    let train = ["train", "--variant", "chess", d, "-o", o];
+    refused(&train, &["--hidden", "20"], "--hidden");
+    refused(&train, &["--lambda", "2"], "--lambda");
+    refused(&train, &["--epochs", "0"], "--epochs");
+    refused(&train, &["--resume"], "--resume");
     let run = magus(&["train", "--variant", "magi", d, "-o", o]);
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(!run.status.success() && err.contains("chess"), "{err}");

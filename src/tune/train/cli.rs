@@ -276,15 +276,7 @@ fn read_init(
     shape: Shape,
 ) -> Result<Model, String> {
     let net = crate::eval::nnue::read(path)?;
-    if net.variant != variant.name {
-        return Err(format!(
-            "--init: {} is a net for {}, not {}",
-            path.display(),
-            net.variant,
-            variant.name
-        ));
-    }
-    net.fits(set)
+    crate::eval::nnue::check_fits(&net, variant, set)
         .and_then(|()| Model::from_network(&net, shape))
         .map_err(|e| format!("--init: {}: {e}", path.display()))
 }
