@@ -190,3 +190,49 @@ fn null_move_full_ply_searches_a_ply_after_the_pass() {
         );
     }
 }
+
+/// `Narrow Pruning` (off by default, on trial in sprt-147) searches with
+/// `Margins::NARROW`: the null move tried nearer beta, futility, late-move and exchange
+/// pruning with smaller margins, continuation-history pruning, and at most two plain captures
+/// a quiescence node. The same depth then costs fewer nodes; if the switch did nothing, or
+/// widened the search, the counts would not shrink. A tree narrowed that way must still see
+/// a short mate: Win At Chess 1's mate in two (1. Qg6 fxg6 2. Nxg6#), with the quiet checks
+/// that find it in quiescence, by depth 4.
+#[test]
+fn narrow_pruning_searches_fewer_nodes_to_a_depth() {
+    let narrow = Pruning {
+        narrow: true,
+        ..Pruning::default()
+    };
+    for fen in [
+        "r1bq1rk1/pp2bppp/2n1pn2/2pp4/2PP4/2N1PN2/PP2BPPP/R1BQ1RK1 w - - 0 1",
+        "2kr3r/ppp2ppp/2n1bn2/2b1p3/2B1P1q1/2NP1N2/PPPQ1PPP/R3K2R w KQ - 0 1",
+    ] {
+        let pos = fen_position("chess", fen);
+        let wide = search_with(&pos, 9, Pruning::default());
+        let narrowed = search_with(&pos, 9, narrow);
+        assert!(
+            narrowed.nodes < wide.nodes,
+            "{fen}: {} nodes narrow, {} wide",
+            narrowed.nodes,
+            wide.nodes
+        );
+    }
+    let wac1 = fen_position(
+        "chess",
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+    );
+    let found = search_with(
+        &wac1,
+        4,
+        Pruning {
+            quiet_checks: true,
+            ..narrow
+        },
+    );
+    assert_eq!(
+        wire(&wac1, found.best),
+        "g3g6",
+        "WAC 1 under narrow pruning"
+    );
+}

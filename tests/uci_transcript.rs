@@ -90,6 +90,7 @@ fn uci_lists_every_option_and_variant() {
         // Off by default, and said so: a GUI shows the engine's real settings.
         "option name Quiescence Checks type check default false",
         "option name Null Move Full Ply type check default false",
+        "option name Narrow Pruning type check default false",
         "option name Evaluation type combo default nnue var nnue var hce var material",
         "option name EvalFile type string default <empty>",
         "option name Eval Material Taper type check default true",

@@ -64,7 +64,7 @@ pub const PAYOFF_STALEMATE_BONUS: i32 = 150;
 /// The check options that turn one part of the selective search off (for measuring it in
 /// games), each with the switch it sets.
 type PruningSwitch = fn(&mut Pruning) -> &mut bool;
-const PRUNING_OPTIONS: [(&str, PruningSwitch); 13] = [
+const PRUNING_OPTIONS: [(&str, PruningSwitch); 14] = [
     ("Null Move Pruning", |p| &mut p.null_move),
     ("Late Move Reductions", |p| &mut p.reductions),
     ("Futility Pruning", |p| &mut p.futility),
@@ -78,6 +78,7 @@ const PRUNING_OPTIONS: [(&str, PruningSwitch); 13] = [
     ("Correction History", |p| &mut p.correction),
     ("Quiescence Checks", |p| &mut p.quiet_checks),
     ("Null Move Full Ply", |p| &mut p.null_move_full_ply),
+    ("Narrow Pruning", |p| &mut p.narrow),
 ];
 
 /// The value of a check option.

@@ -65,7 +65,8 @@ pub struct Pruning {
     /// Late-move (move-count) pruning.
     pub move_count: bool,
     /// Captures that lose material by the static exchange are left out: in quiescence, and
-    /// at low depth in the main search.
+    /// at low depth in the main search; in quiescence, so are the captures past the first
+    /// few that neither recapture, promote nor check.
     pub losing_captures: bool,
     /// Late quiet moves with a bad history or a losing exchange are left out at low depth.
     pub history_pruning: bool,
@@ -87,6 +88,9 @@ pub struct Pruning {
     /// search), so every threat the pass allows is searched (off until an SPRT accepts it:
     /// sprt-132).
     pub null_move_full_ply: bool,
+    /// The narrower margins (`params::Margins::NARROW`, Fairy-Stockfish's converted) instead
+    /// of the ones in use (off until an SPRT accepts it: sprt-147).
+    pub narrow: bool,
 }
 
 impl Pruning {
@@ -105,6 +109,7 @@ impl Pruning {
         correction: false,
         quiet_checks: false,
         null_move_full_ply: false,
+        narrow: false,
     };
 }
 
@@ -124,6 +129,7 @@ impl Default for Pruning {
             correction: true,
             quiet_checks: false,
             null_move_full_ply: false,
+            narrow: false,
         }
     }
 }

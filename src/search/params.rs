@@ -34,14 +34,11 @@ pub const RFP_MAX_DEPTH: i32 = 8;
 pub const RFP_MARGIN: i32 = 80;
 
 /// Null move: the least depth it is tried at; the static evaluation must stand above
-/// `beta - EVAL_MARGIN · depth + EVAL_BASE`; its reduction is
-/// `BASE + depth / DIVISOR + min((eval - beta) / EVAL_DIVISOR, EVAL_MAX)`.
+/// `beta - Margins::nmp_eval_margin · depth + Margins::nmp_eval_base`; its reduction is
+/// `BASE + depth / DIVISOR + min((eval - beta) / Margins::nmp_eval_divisor, EVAL_MAX)`.
 pub const NMP_MIN_DEPTH: i32 = 3;
-pub const NMP_EVAL_MARGIN: i32 = 20;
-pub const NMP_EVAL_BASE: i32 = 200;
 pub const NMP_BASE_REDUCTION: i32 = 4;
 pub const NMP_DEPTH_DIVISOR: i32 = 3;
-pub const NMP_EVAL_DIVISOR: i32 = 200;
 pub const NMP_EVAL_MAX: i32 = 3;
 
 /// ProbCut: from this depth, captures are tried against `beta + MARGIN` at `depth - REDUCTION`.
@@ -54,19 +51,13 @@ pub const IIR_MIN_DEPTH: i32 = 4;
 
 // --- Move pruning (the depth is the move's depth after its expected reduction) ---
 
-/// Futility: a quiet move is not searched when the static evaluation plus
-/// `BASE + MARGIN · depth` stays at or below alpha.
-pub const FUTILITY_MAX_DEPTH: i32 = 8;
-pub const FUTILITY_BASE: i32 = 120;
-pub const FUTILITY_MARGIN: i32 = 130;
-
 /// The board area (squares) late-move pruning and reductions are set for; on a larger board
 /// both scale with its squares over this.
 pub const BASE_AREA: i32 = 64;
 
 /// Late-move pruning: at this depth or less, quiet moves after the first `BASE + depth²`
-/// (twice as many while improving), times the board's squares over `BASE_AREA` on a larger
-/// board, are not searched.
+/// (twice as many while improving), over `Margins::lmp_divisor`, times the board's squares
+/// over `BASE_AREA` on a larger board, are not searched.
 pub const LMP_MAX_DEPTH: i32 = 6;
 pub const LMP_BASE: i32 = 3;
 
@@ -75,10 +66,66 @@ pub const HISTORY_PRUNING_MAX_DEPTH: i32 = 3;
 pub const HISTORY_PRUNING_MARGIN: i32 = 6000;
 
 /// Exchange pruning: a quiet move losing more than `QUIET_MARGIN · depth²`, a capture
-/// losing more than `CAPTURE_MARGIN · depth`, by the static exchange.
+/// losing more than `Margins::see_capture_margin · depth`, by the static exchange.
 pub const SEE_PRUNING_MAX_DEPTH: i32 = 8;
 pub const SEE_QUIET_MARGIN: i32 = 25;
-pub const SEE_CAPTURE_MARGIN: i32 = 180;
+
+/// The margins that set how narrow the selective search is: the set in use, and a narrower
+/// one on trial (the check option `Narrow Pruning`) with Fairy-Stockfish's margins converted
+/// to centipawns (docs/search.md). One set per search, so both play from one binary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Margins {
+    /// The null move: the static evaluation needed, `beta - this · depth + nmp_eval_base`.
+    pub nmp_eval_margin: i32,
+    pub nmp_eval_base: i32,
+    /// The null move: a ply more reduction per this many centipawns above beta.
+    pub nmp_eval_divisor: i32,
+    /// Futility: a quiet move is not searched at this (reduced) depth or less when the static
+    /// evaluation plus `futility_base + futility_margin · depth` stays at or below alpha.
+    pub futility_max_depth: i32,
+    pub futility_base: i32,
+    pub futility_margin: i32,
+    /// Late-move pruning's counts are divided by this.
+    pub lmp_divisor: i32,
+    /// A capture losing more than this times the depth by the static exchange is pruned.
+    pub see_capture_margin: i32,
+    /// At this (reduced) depth or less, a quiet move that both continuation histories (after
+    /// the last move and after the one before) call bad is pruned; below 0, none is.
+    pub continuation_pruning_max_depth: i32,
+    /// Quiescence tries this many captures; past them only recaptures, promotions and
+    /// checks.
+    pub qs_move_count: usize,
+}
+
+impl Margins {
+    /// The margins in use.
+    pub const WIDE: Margins = Margins {
+        nmp_eval_margin: 20,
+        nmp_eval_base: 200,
+        nmp_eval_divisor: 200,
+        futility_max_depth: 8,
+        futility_base: 120,
+        futility_margin: 130,
+        lmp_divisor: 1,
+        see_capture_margin: 180,
+        continuation_pruning_max_depth: -1,
+        qs_move_count: usize::MAX,
+    };
+
+    /// The narrower set on trial.
+    pub const NARROW: Margins = Margins {
+        nmp_eval_margin: 10,
+        nmp_eval_base: 76,
+        nmp_eval_divisor: 100,
+        futility_max_depth: 6,
+        futility_base: 84,
+        futility_margin: 75,
+        lmp_divisor: 2,
+        see_capture_margin: 105,
+        continuation_pruning_max_depth: 4,
+        qs_move_count: 2,
+    };
+}
 
 // --- Reductions ---
 

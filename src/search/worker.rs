@@ -103,6 +103,8 @@ pub struct Worker<'a, B: Bitboard> {
     pub seldepth: usize,
     stopped: bool,
     reductions: [[i32; 64]; 64],
+    /// The selective search's margins (`Pruning::narrow` chooses the set).
+    margins: Margins,
     /// Late-move pruning's move counts, by depth and whether the side to move improves.
     late_move_counts: [[i32; 2]; LMP_MAX_DEPTH as usize + 1],
     /// Whether quiet moves learn from the static evaluation's change (`learn_from_eval`).
@@ -159,11 +161,18 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 *r = (LMR_BASE + (d as f64).ln() * place.ln() / LMR_DIVISOR) as i32;
             }
         }
+        let margins = if shared.options.pruning.narrow {
+            Margins::NARROW
+        } else {
+            Margins::WIDE
+        };
         let mut late_move_counts = [[0; 2]; LMP_MAX_DEPTH as usize + 1];
         for (d, counts) in late_move_counts.iter_mut().enumerate() {
             let d = d as i32;
             for (improving, count) in counts.iter_mut().enumerate() {
-                *count = (LMP_BASE + d * d) * (1 + improving as i32) * area / BASE_AREA;
+                *count = (LMP_BASE + d * d) * (1 + improving as i32) * area
+                    / BASE_AREA
+                    / margins.lmp_divisor;
             }
         }
         let mut path = game_hashes.to_vec();
@@ -184,6 +193,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             seldepth: 0,
             stopped: false,
             reductions,
+            margins,
             late_move_counts,
             eval_history: area > BASE_AREA,
             root_lines: Vec::new(),
@@ -747,7 +757,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             if pruning.null_move
                 && depth >= NMP_MIN_DEPTH
                 && eval >= beta
-                && static_eval >= beta - NMP_EVAL_MARGIN * depth + NMP_EVAL_BASE
+                && static_eval
+                    >= beta - self.margins.nmp_eval_margin * depth + self.margins.nmp_eval_base
                 && !last_was_null
                 && self.has_pieces(pos)
                 && beta.abs() < MATE_BOUND
@@ -759,7 +770,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 };
                 let r = (NMP_BASE_REDUCTION
                     + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX))
+                    + ((eval - beta) / self.margins.nmp_eval_divisor).min(NMP_EVAL_MAX))
                 .min(deepest);
                 let mut child = *pos;
                 child.play_null();
@@ -882,7 +893,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     if pruning.losing_captures
                         && !gives_check
                         && depth <= SEE_PRUNING_MAX_DEPTH
-                        && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth)
+                        && !see_ge(pos, m, -self.margins.see_capture_margin * depth)
                     {
                         continue;
                     }
@@ -907,8 +918,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     if !gives_check && !in_check {
                         // Futility: even a good quiet move will not lift this node to alpha.
                         if pruning.futility
-                            && lmr_depth <= FUTILITY_MAX_DEPTH
-                            && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha
+                            && lmr_depth <= self.margins.futility_max_depth
+                            && static_eval
+                                + self.margins.futility_base
+                                + self.margins.futility_margin * lmr_depth
+                                <= alpha
                         {
                             continue;
                         }
@@ -918,12 +932,21 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                         {
                             continue;
                         }
+                        // Both continuation histories against it: the moves that led here
+                        // have answered this one well before.
+                        if pruning.history_pruning
+                            && lmr_depth <= self.margins.continuation_pruning_max_depth
+                            && self.data.histories.continuation(before[0], piece_to) < 0
+                            && self.data.histories.continuation(before[1], piece_to) < 0
+                        {
+                            continue;
+                        }
                     }
                     // A quiet check is judged by the captures' rule, at full depth: the quiet
                     // margin is zero at the lowest depths and would drop a sacrifice that
                     // mates.
                     let see_margin = if gives_check {
-                        SEE_CAPTURE_MARGIN * depth
+                        self.margins.see_capture_margin * depth
                     } else {
                         SEE_QUIET_MARGIN * lmr_depth * lmr_depth
                     };
@@ -1379,6 +1402,17 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         for m in MovePicker::new(&mut moves, &mut scores) {
             if !in_check {
                 if drop_captures.tried(m) || (recaptures_only && m.to() != last.to()) {
+                    continue;
+                }
+                // Past the first captures, only a recapture, a promotion or a check: the
+                // rest rarely change quiescence's answer and multiply its nodes.
+                if pruning.losing_captures
+                    && legal >= self.margins.qs_move_count
+                    && m.to() != last.to()
+                    && m.kind() != MoveKind::Promotion
+                    && best > -MATE_BOUND
+                    && !gives_check(pos, m, checks.get_or_insert_with(|| pos.check_context()))
+                {
                     continue;
                 }
                 // Delta pruning: even winning this piece cannot lift us to alpha, unless the
