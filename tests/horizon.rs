@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{fen_position, search_with, wire};
+use common::{CHECKING_CAPTURE_MATES, fen_position, search_with, wire};
 use magus::game::AnyPosition;
 use magus::game::outcome::{cannot_mate, insufficient_material};
 use magus::search::{Pruning, Score};
@@ -45,17 +45,7 @@ fn wac_1_is_played_by_depth_4_with_quiescence_checks() {
 /// with a checking capture (WAC 5, 27, 60) were not found at any depth up to 5.
 #[test]
 fn a_checking_capture_is_not_delta_pruned() {
-    for (fen, bm) in [
-        ("5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", "c6c4"),
-        (
-            "7k/pp4np/2p3p1/3pN1q1/3P4/Q7/1r3rPP/2R2RK1 w - - 0 1",
-            "a3f8",
-        ),
-        (
-            "rn1qr1k1/1p2np2/2p3p1/8/1pPb4/7Q/PB1P1PP1/2KR1B1R w - - 0 1",
-            "h3h8",
-        ),
-    ] {
+    for (fen, bm) in CHECKING_CAPTURE_MATES {
         let (best, _) = best_at_depth("chess", fen, 2);
         assert_eq!(best, bm, "{fen}");
     }

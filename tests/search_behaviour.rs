@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{fen_position, search_with, search_with_eval, wire};
+use common::{CHECKING_CAPTURE_MATES, fen_position, search_with, search_with_eval, wire};
 use magus::eval::EvalMode;
 use magus::game::AnyPosition;
 use magus::search::{Pruning, Score};
@@ -219,17 +219,7 @@ fn narrow_pruning_searches_fewer_nodes_and_keeps_checking_captures() {
         narrow_nodes < wide_nodes,
         "{narrow_nodes} nodes narrow, {wide_nodes} wide"
     );
-    for (fen, bm) in [
-        ("5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", "c6c4"),
-        (
-            "7k/pp4np/2p3p1/3pN1q1/3P4/Q7/1r3rPP/2R2RK1 w - - 0 1",
-            "a3f8",
-        ),
-        (
-            "rn1qr1k1/1p2np2/2p3p1/8/1pPb4/7Q/PB1P1PP1/2KR1B1R w - - 0 1",
-            "h3h8",
-        ),
-    ] {
+    for (fen, bm) in CHECKING_CAPTURE_MATES {
         let pos = fen_position("chess", fen);
         assert_eq!(wire(&pos, search_with(&pos, 2, narrow).best), bm, "{fen}");
     }

@@ -490,3 +490,18 @@ pub fn succeeds(args: &[&str]) -> String {
     );
     String::from_utf8(out.stdout).unwrap()
 }
+
+/// Mating attacks that start with a checking capture winning little material (Win At Chess
+/// 5, 27 and 60), each with its first move: found at depth 2 only if quiescence and the
+/// pruning keep checking captures.
+pub const CHECKING_CAPTURE_MATES: [(&str, &str); 3] = [
+    ("5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", "c6c4"),
+    (
+        "7k/pp4np/2p3p1/3pN1q1/3P4/Q7/1r3rPP/2R2RK1 w - - 0 1",
+        "a3f8",
+    ),
+    (
+        "rn1qr1k1/1p2np2/2p3p1/8/1pPb4/7Q/PB1P1PP1/2KR1B1R w - - 0 1",
+        "h3h8",
+    ),
+];
