@@ -89,7 +89,8 @@ pub struct Pruning {
     /// sprt-132).
     pub null_move_full_ply: bool,
     /// The narrower margins (`params::Margins::NARROW`, Fairy-Stockfish's converted) instead
-    /// of the ones in use (off until an SPRT accepts it: sprt-147).
+    /// of the ones in use (off: undecided in chess, sprt-147 and sprt-149; rejected in Magi,
+    /// sprt-150, mostly by the halved late-move counts).
     pub narrow: bool,
 }
 
