@@ -90,7 +90,7 @@ pub struct Pruning {
     pub null_move_full_ply: bool,
     /// The narrower margins (`params::Margins::NARROW`, Fairy-Stockfish's converted) instead
     /// of the ones in use (off: undecided in chess, sprt-147 and sprt-149; rejected in Magi,
-    /// sprt-150, mostly by the halved late-move counts).
+    /// sprt-150; alone, the halved late-move counts lose most there, match-102).
     pub narrow: bool,
 }
 
