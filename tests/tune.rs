@@ -1072,6 +1072,77 @@ fn datagen_gives_the_same_file_in_one_run_or_continued_on_any_threads() {
     );
 }
 
+/// `datagen` stopped from outside (SIGTERM, as a scheduler ends a job): no game begins, the
+/// games being played are finished and written, the count is printed, and the same command
+/// goes on from the last whole game.
+#[cfg(unix)]
+#[test]
+fn datagen_stopped_by_a_signal_ends_on_a_whole_game() {
+    let dir = temp_dir("datagen-stop");
+    let out = dir.join("stopped.data");
+    let args = |games: &str| {
+        vec![
+            "datagen".to_string(),
+            "--variant".into(),
+            "chess".into(),
+            "--nodes".into(),
+            "300".into(),
+            "--seed".into(),
+            "9".into(),
+            "--threads".into(),
+            "2".into(),
+            "--games".into(),
+            games.into(),
+            "-o".into(),
+            out.to_str().unwrap().into(),
+        ]
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_magus"))
+        .args(args("100000"))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Stopped once a game or two are written: the games in progress are left unfinished.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read_to_string(&out).map_or(0, |t| t.lines().count()) < 3 {
+        assert!(
+            std::time::Instant::now() < until,
+            "no game written in a minute"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    // SAFETY: kill(2) on the id of a child that has not been reaped yet.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let status = common::wait(&mut child, 60);
+    let mut said = String::new();
+    std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut said).unwrap();
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert!(status.success(), "{err}");
+    assert!(err.contains("interrupted: finishing"), "{err}");
+    let file = data::read(&out).unwrap();
+    assert!(!file.cut_short, "the file ends on a whole game");
+    let n = file.games.len();
+    assert!((2..1000).contains(&n), "{n} games");
+    assert!(
+        said.contains(&format!(
+            "stopped after {n} games (0 to {n}, of --games 100000)"
+        )),
+        "{said}"
+    );
+    // The same command with one game more plays exactly that one.
+    let args = args(&(n + 1).to_string());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let said = succeeds(&args);
+    let m = n + 1;
+    assert!(
+        said.contains(&format!("1 games played ({n} to {m}, of --games {m})")),
+        "{said}"
+    );
+}
+
 /// `datagen --shard K/N`: three shards (one of them stopped and continued) hold between them
 /// the games of one unsharded run, line for line, each game once; the tuner reads the shards
 /// as that run, and refuses a shard given twice.

@@ -72,6 +72,15 @@ fn kill_all_engines() {
 /// Sends SIGINT, SIGTERM and SIGHUP to `stop`: the first raises it (and says so on standard
 /// error), the second kills the engines and exits with status 130 at once.
 pub fn install_handler(stop: StopFlag) -> Result<(), String> {
+    install_handler_saying(
+        stop,
+        "interrupted: stopping the games in progress and keeping the finished ones \
+         (interrupt again to quit at once)",
+    )
+}
+
+/// As [`install_handler`], the first signal saying `what` happens now.
+pub fn install_handler_saying(stop: StopFlag, what: &'static str) -> Result<(), String> {
     let seen = AtomicBool::new(false);
     ctrlc::set_handler(move || {
         if seen.swap(true, Ordering::SeqCst) {
@@ -80,10 +89,7 @@ pub fn install_handler(stop: StopFlag) -> Result<(), String> {
             std::process::exit(i32::from(INTERRUPTED_STATUS));
         }
         stop.raise();
-        eprintln_quietly(
-            "interrupted: stopping the games in progress and keeping the finished ones \
-             (interrupt again to quit at once)",
-        );
+        eprintln_quietly(what);
     })
     .map_err(|e| format!("cannot catch Ctrl-C: {e}"))
 }

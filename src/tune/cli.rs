@@ -8,9 +8,10 @@ use super::datagen::{self, Settings};
 use super::fit::{self, Options, Slots};
 use super::label;
 use super::load::load;
-use super::progress::format_duration;
+use super::progress::{Shown, format_duration};
 use crate::eval::nnue::{self, FeatureSet};
 use crate::game::AnyPosition;
+use crate::tournament::interrupt::{StopFlag, install_handler_saying};
 use crate::variant::weights::{Shape, Weights, is_square_key, replace_section};
 use crate::variant::{Registry, Variant};
 use crate::with_position;
@@ -201,13 +202,22 @@ pub fn run_datagen(args: &DatagenArgs, registry: &Registry) -> Result<(), String
         },
     };
     let threads = args.threads.unwrap_or_else(cores).max(1);
+    let stop = StopFlag::default();
+    // Without the handler Ctrl-C still ends the run, only less tidily: the file's last line
+    // may be cut short (a later run plays that game again).
+    let _ = install_handler_saying(
+        stop.clone(),
+        "interrupted: finishing and writing the games in progress \
+         (interrupt again to quit at once)",
+    );
     let started = Instant::now();
     let summary = datagen::run(
         &settings,
         args.games,
         threads,
         &args.output,
-        std::io::stderr().is_terminal(),
+        &stop,
+        Shown::for_long_work(),
     )?;
     let shown = args.output.display();
     let of = match settings.shard {
@@ -218,15 +228,24 @@ pub fn run_datagen(args: &DatagenArgs, registry: &Registry) -> Result<(), String
         ),
         None => format!("of --games {}", args.games),
     };
-    if summary.after == summary.before {
+    let played = summary.after - summary.before;
+    if stop.is_raised() {
+        println!(
+            "{shown}: stopped after {played} games ({} to {}, {of}), {} positions, in {}; \
+             the same command goes on from there",
+            summary.before,
+            summary.after,
+            summary.positions,
+            format_duration(started.elapsed().as_secs_f64())
+        );
+    } else if played == 0 {
         println!(
             "{shown}: holds {} games already ({of}): nothing to play",
             summary.before
         );
     } else {
         println!(
-            "{shown}: {} games played ({} to {}, {of}), {} positions, in {} on {threads} threads",
-            summary.after - summary.before,
+            "{shown}: {played} games played ({} to {}, {of}), {} positions, in {} on {threads} threads",
             summary.before,
             summary.after,
             summary.positions,
@@ -239,7 +258,7 @@ pub fn run_datagen(args: &DatagenArgs, registry: &Registry) -> Result<(), String
 pub fn run_label(args: &LabelArgs, registry: &Registry) -> Result<(), String> {
     use crate::tournament::clock::Limit;
     use crate::tournament::engine::{EngineSpec, Protocol};
-    use crate::tournament::interrupt::{StopFlag, install_handler};
+    use crate::tournament::interrupt::install_handler;
     let variant = find(registry, &args.variant)?;
     let limit = match (args.depth, args.nodes) {
         (Some(d), _) if (1..=127).contains(&d) => Limit::Depth(d),
@@ -285,7 +304,7 @@ pub fn run_label(args: &LabelArgs, registry: &Registry) -> Result<(), String> {
         &input,
         &args.output,
         &stop,
-        std::io::stderr().is_terminal(),
+        Shown::for_long_work(),
     )?;
     println!(
         "{}: {} games, {} of {} positions scored by {} ({}), in {}{}",

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 
 use super::data::{self, GameRecord, GameResult, Header, Ply};
-use super::progress::Progress;
+use super::progress::{Progress, Shown};
 use crate::eval::nnue::Network;
 use crate::game::outcome::{Outcome, outcome};
 use crate::game::{AnyPosition, Game};
@@ -25,6 +25,7 @@ use crate::protocol::notation::to_wire;
 use crate::search::Score;
 use crate::search::engine::Engine;
 use crate::search::time::Limits;
+use crate::tournament::interrupt::StopFlag;
 use crate::tournament::openings::{Opening, random_opening};
 use crate::variant::Variant;
 use crate::with_position;
@@ -177,13 +178,15 @@ pub struct Summary {
 /// Plays games until the file at `path` holds `games` of them (of a shard: its share of the
 /// run's first `games`): a new file is started with its header, an existing one (written with
 /// the same settings) is continued after its last complete game. `threads` workers play at
-/// once. The summary counts the file's games.
+/// once. Once `stop` is raised no game begins: those being played are finished and written,
+/// so the file ends on a whole game. The summary counts the file's games.
 pub fn run(
     settings: &Settings,
     games: u64,
     threads: usize,
     path: &Path,
-    show_progress: bool,
+    stop: &StopFlag,
+    show: Shown,
 ) -> Result<Summary, String> {
     let shown = path.display().to_string();
     let header = settings.header();
@@ -233,7 +236,7 @@ pub fn run(
     let next = AtomicU64::new(before);
     let failed = AtomicBool::new(false);
     let (send, receive) = mpsc::channel::<Result<GameRecord, String>>();
-    let mut progress = Progress::new(show_progress, "games", games - before);
+    let mut progress = Progress::new(show, "games", games - before);
     let outcome = std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             let send = send.clone();
@@ -251,7 +254,7 @@ pub fn run(
                     }
                 });
                 loop {
-                    if failed.load(Ordering::Relaxed) {
+                    if failed.load(Ordering::Relaxed) || stop.is_raised() {
                         break;
                     }
                     let nth = next.fetch_add(1, Ordering::Relaxed);

@@ -18,7 +18,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use super::data::{DataFile, GameRecord, Ply};
-use super::progress::Progress;
+use super::progress::{Progress, Shown};
 use crate::board::Color;
 use crate::game::AnyPosition;
 use crate::tournament::clock::{Clock, Limit};
@@ -68,7 +68,7 @@ pub fn run(
     input: &DataFile,
     output: &Path,
     stop: &StopFlag,
-    show_progress: bool,
+    show: Shown,
 ) -> Result<Summary, String> {
     let shown = output.display().to_string();
     let mut file = std::fs::File::create(output).map_err(|e| format!("{shown}: {e}"))?;
@@ -85,7 +85,7 @@ pub fn run(
     let next = AtomicUsize::new(0);
     let (send, receive) = mpsc::channel::<Result<(usize, Labelled), String>>();
     let total_positions: usize = games.iter().map(GameRecord::kept).sum();
-    let mut progress = Progress::new(show_progress, "games", games.len() as u64);
+    let mut progress = Progress::new(show, "games", games.len() as u64);
     let mut summary = Summary {
         positions: total_positions,
         ..Summary::default()

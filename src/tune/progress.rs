@@ -1,12 +1,44 @@
-//! A progress line on standard error, redrawn in place (`\r`) at most a few times a second:
-//! a bar, the count, the rate and the time left. Shown only when asked (on a terminal);
-//! otherwise silent, so that logs and pipes get only the final summary.
+//! Progress on standard error: the count, the rate and the time left. On a terminal one line
+//! with a bar, redrawn in place (`\r`) at most a few times a second; into a log, for work of
+//! hours, a whole line a minute, so that a run read later (or stopped from outside) tells how
+//! far it came; or nothing.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
+/// How progress is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    Hidden,
+    /// One line redrawn in place.
+    Redrawn,
+    /// A line every [`LOG_EVERY`].
+    Logged,
+}
+
+impl Shown {
+    /// Redrawn on a terminal, else hidden: for work whose own lines tell its progress.
+    pub fn on_terminal() -> Shown {
+        if std::io::stderr().is_terminal() {
+            Shown::Redrawn
+        } else {
+            Shown::Hidden
+        }
+    }
+
+    /// Redrawn on a terminal, else logged: for work of hours, often left running with its
+    /// standard error in a file.
+    pub fn for_long_work() -> Shown {
+        if std::io::stderr().is_terminal() {
+            Shown::Redrawn
+        } else {
+            Shown::Logged
+        }
+    }
+}
+
 pub struct Progress {
-    shown: bool,
+    shown: Shown,
     unit: &'static str,
     total: u64,
     started: Instant,
@@ -14,10 +46,11 @@ pub struct Progress {
 }
 
 const REDRAW: Duration = Duration::from_millis(200);
+pub const LOG_EVERY: Duration = Duration::from_secs(60);
 const BAR: usize = 24;
 
 impl Progress {
-    pub fn new(shown: bool, unit: &'static str, total: u64) -> Progress {
+    pub fn new(shown: Shown, unit: &'static str, total: u64) -> Progress {
         Progress {
             shown,
             unit,
@@ -29,42 +62,61 @@ impl Progress {
 
     /// `done` of the total, with `detail` after the count.
     pub fn set(&mut self, done: u64, detail: &str) {
-        if !self.shown {
-            return;
-        }
         let now = Instant::now();
-        if done < self.total && self.drawn.is_some_and(|t| now - t < REDRAW) {
+        if !self.due(done, now) {
             return;
         }
-        self.drawn = Some(now);
-        let share = if self.total == 0 {
-            1.0
+        let status = self.status(done, detail, now);
+        let line = if self.shown == Shown::Redrawn {
+            let share = if self.total == 0 {
+                1.0
+            } else {
+                done as f64 / self.total as f64
+            };
+            let filled = ((share * BAR as f64) as usize).min(BAR);
+            format!(
+                "\r[{}{}] {status} ",
+                "#".repeat(filled),
+                " ".repeat(BAR - filled)
+            )
         } else {
-            done as f64 / self.total as f64
+            format!("{status}\n")
         };
-        let filled = ((share * BAR as f64) as usize).min(BAR);
-        let elapsed = self.started.elapsed().as_secs_f64();
+        self.drawn = Some(now);
+        let mut err = std::io::stderr();
+        let _ = err.write_all(line.as_bytes());
+        let _ = err.flush();
+    }
+
+    /// Whether a line is due at `now`, with `done` units done: on a terminal a few times a
+    /// second and at the end; in a log a minute after the last line (the first a minute in,
+    /// so a short run logs nothing).
+    fn due(&self, done: u64, now: Instant) -> bool {
+        match self.shown {
+            Shown::Hidden => false,
+            Shown::Redrawn => done >= self.total || self.drawn.is_none_or(|t| now - t >= REDRAW),
+            Shown::Logged => now - self.drawn.unwrap_or(self.started) >= LOG_EVERY,
+        }
+    }
+
+    /// The count, `detail`, the rate and the time left, as they stand at `now`.
+    fn status(&self, done: u64, detail: &str, now: Instant) -> String {
+        let elapsed = (now - self.started).as_secs_f64();
         let rate = done as f64 / elapsed.max(1e-9);
         let left = if done > 0 {
             format_duration((self.total - done.min(self.total)) as f64 / rate)
         } else {
             "?".into()
         };
-        let line = format!(
-            "\r[{}{}] {done}/{} {}  {detail}  {rate:.1}/s  {left} left ",
-            "#".repeat(filled),
-            " ".repeat(BAR - filled),
-            self.total,
-            self.unit
-        );
-        let mut err = std::io::stderr();
-        let _ = err.write_all(line.as_bytes());
-        let _ = err.flush();
+        format!(
+            "{done}/{} {}  {detail}  {rate:.1}/s  {left} left",
+            self.total, self.unit
+        )
     }
 
     /// Ends the line.
     pub fn finish(&mut self) {
-        if self.shown && self.drawn.is_some() {
+        if self.shown == Shown::Redrawn && self.drawn.is_some() {
             let _ = writeln!(std::io::stderr());
         }
         self.drawn = None;
@@ -79,5 +131,51 @@ pub fn format_duration(seconds: f64) -> String {
         format!("{}m{:02}s", s / 60, s % 60)
     } else {
         format!("{s}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn progress(shown: Shown) -> Progress {
+        Progress::new(shown, "games", 100)
+    }
+
+    #[test]
+    fn the_status_tells_count_rate_and_time_left() {
+        let p = progress(Shown::Logged);
+        let later = p.started + Duration::from_secs(10);
+        assert_eq!(
+            p.status(50, "700 positions", later),
+            "50/100 games  700 positions  5.0/s  10s left"
+        );
+        assert_eq!(p.status(0, "", later), "0/100 games    0.0/s  ? left");
+    }
+
+    /// A log gets a line a minute, the first a minute in; a terminal a few a second and the
+    /// last one always; hidden progress none.
+    #[test]
+    fn lines_come_when_due() {
+        let at = |p: &Progress, s: u64| p.started + Duration::from_secs(s);
+        let mut log = progress(Shown::Logged);
+        assert!(!log.due(5, at(&log, 59)));
+        assert!(log.due(5, at(&log, 60)));
+        log.drawn = Some(at(&log, 61));
+        assert!(
+            !log.due(100, at(&log, 120)),
+            "the end is no reason in a log"
+        );
+        assert!(log.due(6, at(&log, 121)));
+
+        let mut terminal = progress(Shown::Redrawn);
+        assert!(terminal.due(1, at(&terminal, 0)));
+        terminal.drawn = Some(at(&terminal, 0));
+        assert!(!terminal.due(2, terminal.started + Duration::from_millis(100)));
+        assert!(terminal.due(100, terminal.started + Duration::from_millis(100)));
+        assert!(terminal.due(3, terminal.started + REDRAW));
+
+        let hidden = progress(Shown::Hidden);
+        assert!(!hidden.due(100, at(&hidden, 3600)));
     }
 }

@@ -1,6 +1,5 @@
 //! `magus train`: reads the games, trains, and writes the net (docs/nnue.md).
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use super::dataset::Positions;
@@ -11,7 +10,7 @@ use crate::eval::nnue::{FeatureSet, Network};
 use crate::game::AnyPosition;
 use crate::tune::cli::{cores, find};
 use crate::tune::load::read_games;
-use crate::tune::progress::{Progress, format_duration};
+use crate::tune::progress::{Progress, Shown, format_duration};
 use crate::variant::Registry;
 use crate::with_position;
 
@@ -128,7 +127,7 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
         .build()
         .map_err(|e| format!("--threads: {e}"))?;
     pool.install(|| {
-        let shown = std::io::stderr().is_terminal();
+        let shown = Shown::on_terminal();
         eprintln!("reading {} file(s)…", args.files.len());
         let (games, loaded) = read_games(&args.files, variant, |samples| {
             let mut part = Positions::new();
