@@ -263,7 +263,11 @@ fn main() -> ExitCode {
                 Err(e) => Err(e),
             }
         }
-        Some(Command::Datagen(args)) => magus::tune::cli::run_datagen(&args, &registry),
+        Some(Command::Datagen(args)) => match magus::tune::cli::run_datagen(&args, &registry) {
+            // Stopped by a signal before its games were played: status 130, as a match.
+            Ok(code) => return code,
+            Err(e) => Err(e),
+        },
         Some(Command::Label(args)) => magus::tune::cli::run_label(&args, &registry),
         Some(Command::Tune(args)) => magus::tune::cli::run_tune(&args, &registry),
         Some(Command::Train(args)) => magus::tune::train::cli::run_train(&args, &registry),

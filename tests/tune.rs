@@ -1073,74 +1073,110 @@ fn datagen_gives_the_same_file_in_one_run_or_continued_on_any_threads() {
 }
 
 /// `datagen` stopped from outside (SIGTERM, as a scheduler ends a job): no game begins, the
-/// games being played are finished and written, the count is printed, and the same command
-/// goes on from the last whole game.
+/// games being played are finished and written, the count is printed, the status is 130, and
+/// the same command goes on from the last whole game to the file one run would have written.
+/// A SIGHUP ignored when it started (`nohup`) stays ignored.
 #[cfg(unix)]
 #[test]
 fn datagen_stopped_by_a_signal_ends_on_a_whole_game() {
+    use std::os::unix::process::CommandExt;
     let dir = temp_dir("datagen-stop");
-    let out = dir.join("stopped.data");
-    let args = |games: &str| {
-        vec![
-            "datagen".to_string(),
-            "--variant".into(),
-            "chess".into(),
-            "--nodes".into(),
-            "300".into(),
-            "--seed".into(),
-            "9".into(),
-            "--threads".into(),
-            "2".into(),
-            "--games".into(),
-            games.into(),
-            "-o".into(),
-            out.to_str().unwrap().into(),
+    let args = |games: &str, out: &Path| -> Vec<String> {
+        [
+            "datagen",
+            "--variant",
+            "chess",
+            "--nodes",
+            "300",
+            "--seed",
+            "9",
+            "--threads",
+            "2",
+            "--games",
+            games,
+            "-o",
         ]
+        .iter()
+        .map(|a| a.to_string())
+        .chain([out.to_str().unwrap().to_string()])
+        .collect()
     };
-    let mut child = Command::new(env!("CARGO_BIN_EXE_magus"))
-        .args(args("100000"))
+    let out = dir.join("stopped.data");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_magus"));
+    command
+        .args(args("100000", &out))
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Stopped once a game or two are written: the games in progress are left unfinished.
+        .stderr(std::process::Stdio::piped());
+    // SAFETY: between fork and exec only signal(2), which is async-signal-safe.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGHUP, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
+    let games_written = || std::fs::read_to_string(&out).map_or(0, |t| t.lines().count()) - 1;
     let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while std::fs::read_to_string(&out).map_or(0, |t| t.lines().count()) < 3 {
+    while std::fs::read_to_string(&out).map_or(0, |t| t.lines().count()) < 2 {
         assert!(
             std::time::Instant::now() < until,
             "no game written in a minute"
         );
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    // SAFETY: kill(2) on the id of a child that has not been reaped yet.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let pid = child.id() as i32;
+    let send = |signal| {
+        // SAFETY: kill(2) on the id of a child that has not been reaped yet.
+        assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    };
+    // Ignored: games go on being written.
+    send(libc::SIGHUP);
+    let after_hangup = games_written();
+    // More games than threads: a stopped run writes only those in progress.
+    while games_written() < after_hangup + 3 {
+        assert!(
+            std::time::Instant::now() < until,
+            "no game after the SIGHUP"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "ended by an ignored SIGHUP"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    // Signalled while other games are still being played.
+    send(libc::SIGTERM);
     let status = common::wait(&mut child, 60);
     let mut said = String::new();
     std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut said).unwrap();
     let mut err = String::new();
     std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
-    assert!(status.success(), "{err}");
-    assert!(err.contains("interrupted: finishing"), "{err}");
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert_eq!(err.matches("interrupted: finishing").count(), 1, "{err}");
     let file = data::read(&out).unwrap();
     assert!(!file.cut_short, "the file ends on a whole game");
     let n = file.games.len();
-    assert!((2..1000).contains(&n), "{n} games");
+    assert!((3..1000).contains(&n), "{n} games");
     assert!(
         said.contains(&format!(
-            "stopped after {n} games (0 to {n}, of --games 100000)"
+            "stopped: {n} games played (0 to {n}, of --games 100000)"
         )),
         "{said}"
     );
-    // The same command with one game more plays exactly that one.
-    let args = args(&(n + 1).to_string());
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let said = succeeds(&args);
-    let m = n + 1;
+    // The same command with one game more plays exactly that one, and the file is the one a
+    // single run of that many games writes.
+    let m = (n + 1).to_string();
+    let owned = args(&m, &out);
+    let said = succeeds(&owned.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(
         said.contains(&format!("1 games played ({n} to {m}, of --games {m})")),
         "{said}"
     );
+    let whole = dir.join("whole.data");
+    let owned = args(&m, &whole);
+    succeeds(&owned.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(read(&out), read(&whole));
 }
 
 /// `datagen --shard K/N`: three shards (one of them stopped and continued) hold between them

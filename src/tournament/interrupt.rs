@@ -1,8 +1,10 @@
-//! Stopping a match from outside: Ctrl-C (SIGINT), SIGTERM or SIGHUP from a scheduler, or a
-//! reader that closed the output. The first signal raises the match's [`StopFlag`]: the
-//! engines' waits notice it within [`POLL`], the games in progress are abandoned (not
-//! recorded), their engines are stopped, and the match ends with the games it finished. A
-//! second signal kills every engine process group at once and exits.
+//! Stopping a long run from outside: Ctrl-C (SIGINT), SIGTERM or SIGHUP from a scheduler, or
+//! a reader that closed the output. The first signal raises the run's [`StopFlag`]: in a
+//! match the engines' waits notice it within [`POLL`], the games in progress are abandoned
+//! (not recorded), their engines are stopped, and the match ends with the games it finished
+//! (`datagen` instead finishes the games it is playing). A second signal kills every engine
+//! process group at once and exits. A signal that was ignored when magus started (`nohup`
+//! ignores SIGHUP, a script's `&` SIGINT) stays ignored.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -81,8 +83,9 @@ pub fn install_handler(stop: StopFlag) -> Result<(), String> {
 
 /// As [`install_handler`], the first signal saying `what` happens now.
 pub fn install_handler_saying(stop: StopFlag, what: &'static str) -> Result<(), String> {
+    let ignored = ignored_signals();
     let seen = AtomicBool::new(false);
-    ctrlc::set_handler(move || {
+    let installed = ctrlc::set_handler(move || {
         if seen.swap(true, Ordering::SeqCst) {
             kill_all_engines();
             eprintln_quietly("interrupted again: engines killed, exiting at once");
@@ -91,7 +94,42 @@ pub fn install_handler_saying(stop: StopFlag, what: &'static str) -> Result<(), 
         stop.raise();
         eprintln_quietly(what);
     })
-    .map_err(|e| format!("cannot catch Ctrl-C: {e}"))
+    .map_err(|e| format!("cannot catch Ctrl-C: {e}"));
+    ignore(&ignored);
+    installed
+}
+
+/// Those of the signals the handler takes (SIGINT and SIGHUP; SIGTERM is never ignored by
+/// a shell) that the process ignores now.
+fn ignored_signals() -> Vec<i32> {
+    #[cfg(unix)]
+    {
+        [libc::SIGINT, libc::SIGHUP]
+            .into_iter()
+            .filter(|&signal| {
+                // SAFETY: sigaction(2) with no new action only reads the disposition into
+                // `old`, a zeroed struct of the right type.
+                let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+                let read = unsafe { libc::sigaction(signal, std::ptr::null(), &mut old) };
+                read == 0 && old.sa_sigaction == libc::SIG_IGN
+            })
+            .collect()
+    }
+    #[cfg(not(unix))]
+    Vec::new()
+}
+
+/// Ignores `signals` again (after the handler took them over).
+fn ignore(signals: &[i32]) {
+    #[cfg(unix)]
+    for &signal in signals {
+        // SAFETY: signal(2) setting a standard signal's disposition to "ignore".
+        unsafe {
+            libc::signal(signal, libc::SIG_IGN);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = signals;
 }
 
 /// A line on standard error that is simply lost if standard error is closed.

@@ -1,7 +1,8 @@
 //! `magus datagen`, `magus label` and `magus tune`: their arguments and what they print.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::time::Instant;
 
 use super::datagen::{self, Settings};
@@ -11,7 +12,7 @@ use super::load::load;
 use super::progress::{Shown, format_duration};
 use crate::eval::nnue::{self, FeatureSet};
 use crate::game::AnyPosition;
-use crate::tournament::interrupt::{StopFlag, install_handler_saying};
+use crate::tournament::interrupt::{INTERRUPTED_STATUS, StopFlag, install_handler_saying};
 use crate::variant::weights::{Shape, Weights, is_square_key, replace_section};
 use crate::variant::{Registry, Variant};
 use crate::with_position;
@@ -171,7 +172,9 @@ pub(crate) fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-pub fn run_datagen(args: &DatagenArgs, registry: &Registry) -> Result<(), String> {
+/// Runs `magus datagen`; the exit status is 130 when a signal stopped it before the file held
+/// its games.
+pub fn run_datagen(args: &DatagenArgs, registry: &Registry) -> Result<ExitCode, String> {
     let variant = find(registry, &args.variant)?;
     if args.nodes == 0 {
         return Err("--nodes: give at least 1".into());
@@ -229,30 +232,35 @@ pub fn run_datagen(args: &DatagenArgs, registry: &Registry) -> Result<(), String
         None => format!("of --games {}", args.games),
     };
     let played = summary.after - summary.before;
-    if stop.is_raised() {
-        println!(
-            "{shown}: stopped after {played} games ({} to {}, {of}), {} positions, in {}; \
+    let took = format_duration(started.elapsed().as_secs_f64());
+    // The last line is written quietly: a terminal closed meanwhile must not turn a whole
+    // file into a failed run.
+    let said = if summary.stopped {
+        format!(
+            "{shown}: stopped: {played} games played ({} to {}, {of}), {} positions, in {took}; \
              the same command goes on from there",
-            summary.before,
-            summary.after,
-            summary.positions,
-            format_duration(started.elapsed().as_secs_f64())
-        );
+            summary.before, summary.after, summary.positions
+        )
     } else if played == 0 {
-        println!(
+        format!(
             "{shown}: holds {} games already ({of}): nothing to play",
             summary.before
-        );
+        )
     } else {
-        println!(
-            "{shown}: {played} games played ({} to {}, {of}), {} positions, in {} on {threads} threads",
-            summary.before,
-            summary.after,
-            summary.positions,
-            format_duration(started.elapsed().as_secs_f64())
-        );
-    }
-    Ok(())
+        format!(
+            "{shown}: {played} games played ({} to {}, {of}), {} positions, in {took} on \
+             {threads} threads",
+            summary.before, summary.after, summary.positions
+        )
+    };
+    let _ = writeln!(std::io::stdout(), "{said}");
+    // Stopped short of its games, the run ends as an interrupted match does, so that a
+    // script or scheduler does not take the file for finished.
+    Ok(if summary.stopped {
+        ExitCode::from(INTERRUPTED_STATUS)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 pub fn run_label(args: &LabelArgs, registry: &Registry) -> Result<(), String> {

@@ -173,6 +173,8 @@ pub struct Summary {
     pub after: u64,
     /// Positions the run added.
     pub positions: u64,
+    /// The run was stopped (its `StopFlag`) before the file held its games.
+    pub stopped: bool,
 }
 
 /// Plays games until the file at `path` holds `games` of them (of a shard: its share of the
@@ -221,6 +223,7 @@ pub fn run(
         before,
         after: before,
         positions: 0,
+        stopped: false,
     };
     // From here on `games` counts the file's games, and the n-th is the run's game
     // `header.index_of(n)`.
@@ -299,6 +302,7 @@ pub fn run(
             }
         }
         summary.after = written;
+        summary.stopped = stop.is_raised() && written < games;
         result
     });
     progress.finish();

@@ -46,7 +46,7 @@ pub struct Progress {
 }
 
 const REDRAW: Duration = Duration::from_millis(200);
-pub const LOG_EVERY: Duration = Duration::from_secs(60);
+const LOG_EVERY: Duration = Duration::from_secs(60);
 const BAR: usize = 24;
 
 impl Progress {
@@ -99,7 +99,7 @@ impl Progress {
         }
     }
 
-    /// The count, `detail`, the rate and the time left, as they stand at `now`.
+    /// The count, `detail`, the rate, the time so far and the time left, as they stand at `now`.
     fn status(&self, done: u64, detail: &str, now: Instant) -> String {
         let elapsed = (now - self.started).as_secs_f64();
         let rate = done as f64 / elapsed.max(1e-9);
@@ -109,8 +109,10 @@ impl Progress {
             "?".into()
         };
         format!(
-            "{done}/{} {}  {detail}  {rate:.1}/s  {left} left",
-            self.total, self.unit
+            "{done}/{} {}  {detail}  {rate:.1}/s  {} so far, {left} left",
+            self.total,
+            self.unit,
+            format_duration(elapsed)
         )
     }
 
@@ -148,9 +150,12 @@ mod tests {
         let later = p.started + Duration::from_secs(10);
         assert_eq!(
             p.status(50, "700 positions", later),
-            "50/100 games  700 positions  5.0/s  10s left"
+            "50/100 games  700 positions  5.0/s  10s so far, 10s left"
         );
-        assert_eq!(p.status(0, "", later), "0/100 games    0.0/s  ? left");
+        assert_eq!(
+            p.status(0, "", later),
+            "0/100 games    0.0/s  10s so far, ? left"
+        );
     }
 
     /// A log gets a line a minute, the first a minute in; a terminal a few a second and the

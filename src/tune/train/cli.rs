@@ -127,7 +127,7 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
         .build()
         .map_err(|e| format!("--threads: {e}"))?;
     pool.install(|| {
-        let shown = Shown::on_terminal();
+        let show = Shown::on_terminal();
         eprintln!("reading {} file(s)…", args.files.len());
         let (games, loaded) = read_games(&args.files, variant, |samples| {
             let mut part = Positions::new();
@@ -224,7 +224,7 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
         }
         let started = std::time::Instant::now();
         let progress =
-            std::cell::RefCell::new(Progress::new(shown, "positions", training.len() as u64));
+            std::cell::RefCell::new(Progress::new(show, "positions", training.len() as u64));
         let mut saved: Result<(), String> = Ok(());
         train(
             &mut model,
@@ -235,7 +235,7 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
             |report: &EpochReport, model: &Model| {
                 let mut p = progress.borrow_mut();
                 p.finish();
-                *p = Progress::new(shown, "positions", training.len() as u64);
+                *p = Progress::new(show, "positions", training.len() as u64);
                 println!(
                     "epoch {:>3}/{}  loss {:.6}  validation {:.6}  rate {:.5}  {:.0} positions/s",
                     report.epoch,
