@@ -220,7 +220,7 @@ pub fn run_datagen(args: &DatagenArgs, registry: &Registry) -> Result<ExitCode, 
         threads,
         &args.output,
         &stop,
-        Shown::for_long_work(),
+        Shown::on_terminal_else(Shown::Logged),
     )?;
     let shown = args.output.display();
     let of = match settings.shard {
@@ -312,7 +312,7 @@ pub fn run_label(args: &LabelArgs, registry: &Registry) -> Result<(), String> {
         &input,
         &args.output,
         &stop,
-        Shown::for_long_work(),
+        Shown::on_terminal_else(Shown::Logged),
     )?;
     println!(
         "{}: {} games, {} of {} positions scored by {} ({}), in {}{}",

@@ -12,27 +12,19 @@ pub enum Shown {
     Hidden,
     /// One line redrawn in place.
     Redrawn,
-    /// A line every [`LOG_EVERY`].
+    /// A whole line a minute.
     Logged,
 }
 
 impl Shown {
-    /// Redrawn on a terminal, else hidden: for work whose own lines tell its progress.
-    pub fn on_terminal() -> Shown {
+    /// Redrawn when standard error is a terminal, else `otherwise`: `Logged` for work of hours,
+    /// often left running with its standard error in a file; `Hidden` for work whose own lines
+    /// tell its progress.
+    pub fn on_terminal_else(otherwise: Shown) -> Shown {
         if std::io::stderr().is_terminal() {
             Shown::Redrawn
         } else {
-            Shown::Hidden
-        }
-    }
-
-    /// Redrawn on a terminal, else logged: for work of hours, often left running with its
-    /// standard error in a file.
-    pub fn for_long_work() -> Shown {
-        if std::io::stderr().is_terminal() {
-            Shown::Redrawn
-        } else {
-            Shown::Logged
+            otherwise
         }
     }
 }

@@ -127,7 +127,7 @@ pub fn run_train(args: &TrainArgs, registry: &Registry) -> Result<(), String> {
         .build()
         .map_err(|e| format!("--threads: {e}"))?;
     pool.install(|| {
-        let show = Shown::on_terminal();
+        let show = Shown::on_terminal_else(Shown::Hidden);
         eprintln!("reading {} file(s)…", args.files.len());
         let (games, loaded) = read_games(&args.files, variant, |samples| {
             let mut part = Positions::new();
