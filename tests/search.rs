@@ -74,19 +74,19 @@ fn assert_mate(variant: &str, fen: &str, moves: u32) {
         Some(moves),
         "{variant} {fen}: the solver disagrees"
     );
-    // One thread: the mate at its exact distance, within eight plies of slack beyond the
+    // One thread: the mate at its exact distance, within nine plies of slack beyond the
     // plies of the mate and its answer (a selective search sees a mate a little deeper than
-    // its distance: with chess's King danger, which makes every square the rook attacks
-    // around a bare King weak, the rook's mate in 3 shows as a mate in 4 to depth 13 and as
-    // the mate in 3 from depth 14, since the table keeps the deeper bound of a position).
-    let result = search(&pos, &[], Limits::depth(2 * moves as i32 + 8), 1);
+    // its distance, since the table keeps the deeper bound of a position: the rook's mate in
+    // 3 shows as a mate in 4 to depth 13 on the hand-made evaluation and to depth 14 under
+    // chess's third net, and as the mate in 3 from the next depth).
+    let result = search(&pos, &[], Limits::depth(2 * moves as i32 + 9), 1);
     assert_eq!(result.score, Score::Mate(moves as i32), "{variant} {fen}");
     assert_keeps_the_mate(&pos, result.best, moves, variant, fen);
     // Two threads (lazy SMP): each thread orders moves by its own histories and by the table
     // the other fills, so the main thread may reduce the quiet mating move at one depth and
     // see a longer mate first. Two more plies: a mate, never shorter than the solver's, at
     // most two moves longer, and played.
-    let result = search(&pos, &[], Limits::depth(2 * moves as i32 + 10), 2);
+    let result = search(&pos, &[], Limits::depth(2 * moves as i32 + 11), 2);
     let Score::Mate(found) = result.score else {
         panic!("{variant} {fen}, 2 threads: no mate ({:?})", result.score)
     };
@@ -557,7 +557,7 @@ fn a_movetime_is_kept() {
 /// The bench signature of the search: the node count of `magus bench` (every position at the
 /// default depth, one thread). It changes only when the search or the evaluation does; the
 /// commit that changes it says why, and the README shows the same number.
-const BENCH_SIGNATURE: u64 = 132_330;
+const BENCH_SIGNATURE: u64 = 121_852;
 
 #[test]
 fn the_bench_signature_is_pinned() {
