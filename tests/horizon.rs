@@ -15,18 +15,23 @@ use magus::search::{Pruning, Score};
 use magus::with_position;
 
 fn best_at_depth(variant: &str, fen: &str, depth: i32) -> (String, Score) {
-    let pos = fen_position(variant, fen);
-    let result = search_with(&pos, depth, Pruning::default());
-    (wire(&pos, result.best), result.score)
+    best_at_depth_on(variant, fen, depth, Pruning::default(), EvalMode::Nnue)
 }
 
-/// A search on the hand-made evaluation, which does not change when a net is retrained: the
-/// tests below pin what the search sees, and a net's judgement of a sacrifice moves the
-/// pruning around it (chess's third net no longer finds WAC 1 by depth 5 even with quiet
-/// checks in quiescence; docs/search.md).
-fn hce_best_at_depth(fen: &str, depth: i32) -> (String, Score) {
-    let pos = fen_position("chess", fen);
-    let result = search_with_eval(&pos, depth, Pruning::default(), EvalMode::Full);
+/// The move and score of a search on `eval_mode`. The tests of a sacrifice search on the
+/// hand-made evaluation (`EvalMode::Full`), which does not change when a net is retrained:
+/// they pin what the search sees, and a net's judgement of the position after a sacrifice
+/// moves the pruning around it (chess's third net plays 1. Nh5 in WAC 1 at depths 3 to 5
+/// even with quiet checks in quiescence; docs/search.md).
+fn best_at_depth_on(
+    variant: &str,
+    fen: &str,
+    depth: i32,
+    pruning: Pruning,
+    eval_mode: EvalMode,
+) -> (String, Score) {
+    let pos = fen_position(variant, fen);
+    let result = search_with_eval(&pos, depth, pruning, eval_mode);
     (wire(&pos, result.best), result.score)
 }
 
@@ -34,12 +39,9 @@ fn hce_best_at_depth(fen: &str, depth: i32) -> (String, Score) {
 /// when quiescence tries quiet checks (`Quiescence Checks`; the threat Qh7# is one).
 #[test]
 fn wac_1_is_played_by_depth_4_with_quiescence_checks() {
-    let pos = fen_position(
+    let (best, score) = best_at_depth_on(
         "chess",
         "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
-    );
-    let result = search_with_eval(
-        &pos,
         4,
         Pruning {
             quiet_checks: true,
@@ -47,7 +49,6 @@ fn wac_1_is_played_by_depth_4_with_quiescence_checks() {
         },
         EvalMode::Full,
     );
-    let (best, score) = (wire(&pos, result.best), result.score);
     assert_eq!(best, "g3g6");
     assert_eq!(score, Score::Mate(2));
 }
@@ -103,7 +104,7 @@ fn a_quiet_check_is_judged_by_the_captures_rule() {
             "d1d5",
         ),
     ] {
-        let (best, _) = hce_best_at_depth(fen, 3);
+        let (best, _) = best_at_depth_on("chess", fen, 3, Pruning::default(), EvalMode::Full);
         assert_eq!(best, bm, "{fen}");
     }
 }
